@@ -1,0 +1,112 @@
+"""Agent adapters, shipped as `smriti.adapters`.
+
+An adapter is a pure module: agent log files in, `Session`/`Message` models out. It never
+touches the store, the index or the CLI. Built-in and third-party adapters register the same
+way, through the `smriti.adapters` entry-point group:
+
+    [project.entry-points."smriti.adapters"]
+    my-agent = "my_package.adapter:MyAgentAdapter"
+
+The entry point names a class (instantiated with no arguments) or an instance that satisfies
+`Adapter`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from smriti.models import ParseResult
+
+ENTRY_POINT_GROUP = "smriti.adapters"
+
+
+@runtime_checkable
+class Adapter(Protocol):
+    name: str  # the agent id: `--agent` value, `agent` field everywhere
+
+    def default_roots(self) -> list[Path]:
+        """Where this agent keeps its logs on this machine (resolved from HOME and env vars)."""
+        ...
+
+    def discover(self, root: Path) -> Iterable[Path]:
+        """Every source under `root` (a file, or a database) that `parse` can read."""
+        ...
+
+    def parse(self, path: Path, resume: Any = None) -> ParseResult:
+        """Read one source, from `resume` on when given. Pure: no store, no index."""
+        ...
+
+    # Optional: `detect(path) -> bool`, a cheap sniff (file name, first bytes) that says "this
+    # file or folder is mine". `smriti ingest --path P` without `--agent` asks every adapter that
+    # has one. It must never raise.
+
+
+@dataclass(frozen=True)
+class Registered:
+    adapter: Adapter
+    origin: str  # "builtin" or the distribution that provides it
+
+
+@dataclass(frozen=True)
+class Registry:
+    adapters: dict[str, Registered]
+    warnings: list[str]
+
+    def get(self, name: str) -> Adapter:
+        try:
+            return self.adapters[name].adapter
+        except KeyError:
+            raise KeyError(name) from None
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self.adapters)
+
+
+def load_registry() -> Registry:
+    """Load every adapter registered in the entry-point group.
+
+    A broken third-party adapter (import error, bad object, duplicate name) becomes a warning
+    that names it; the others still load.
+    """
+    from importlib.metadata import entry_points
+
+    found: dict[str, Registered] = {}
+    warnings: list[str] = []
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        dist = getattr(ep, "dist", None)
+        dist_name = getattr(dist, "name", None) or "unknown distribution"
+        origin = "builtin" if ep.value.startswith("smriti.adapters") else dist_name
+        try:
+            obj = ep.load()
+            adapter = obj() if isinstance(obj, type) else obj
+        except Exception as exc:  # a plugin's bug must not take smriti down
+            warnings.append(f"adapter {ep.name!r} from {dist_name} failed to load: {type(exc).__name__}: {exc}")
+            continue
+        problem = _conformance_problem(adapter, ep.name)
+        if problem:
+            warnings.append(f"adapter {ep.name!r} from {dist_name} ignored: {problem}")
+            continue
+        if adapter.name in found:
+            if found[adapter.name].origin != origin:
+                warnings.append(
+                    f"adapter {adapter.name!r} from {dist_name} ignored: the name is taken by {found[adapter.name].origin}"
+                )
+            continue
+        found[adapter.name] = Registered(adapter, origin)
+    return Registry(found, warnings)
+
+
+def _conformance_problem(adapter: object, ep_name: str) -> str | None:
+    for attr in ("name", "default_roots", "discover", "parse"):
+        if not hasattr(adapter, attr):
+            return f"it has no {attr!r}"
+    name = getattr(adapter, "name")
+    if not isinstance(name, str) or not name:
+        return "its name is not a non-empty string"
+    if name != ep_name:
+        return f"its name {name!r} differs from the entry-point name {ep_name!r}"
+    return None

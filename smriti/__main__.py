@@ -1,0 +1,3 @@
+from smriti.console import main
+
+main()

@@ -1,0 +1,41 @@
+"""The objects a command works with, opened lazily and once per process."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from smriti import paths
+from smriti.adapters import Registry, load_registry
+from smriti.config import UserConfig, load_user_config
+from smriti.index import Index
+from smriti.store import Store
+
+
+class App:
+    def __init__(self, data_dir: Path | None = None):
+        self.data_dir = data_dir or paths.data_dir()
+
+    @cached_property
+    def store(self) -> Store:
+        return Store(paths.db_path(self.data_dir))
+
+    @cached_property
+    def index(self) -> Index:
+        index = Index(paths.index_dir(self.data_dir))
+        if index.needs_rebuild:
+            # New or outdated schema: derived state, so rebuild it from the store right away.
+            index.rebuild(self.store)
+        return index
+
+    @cached_property
+    def registry(self) -> Registry:
+        return load_registry()
+
+    @cached_property
+    def config(self) -> UserConfig:
+        return load_user_config(paths.config_path(self.data_dir))
+
+    def close(self) -> None:
+        if "store" in self.__dict__:
+            self.store.close()

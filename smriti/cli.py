@@ -1,0 +1,333 @@
+"""The click CLI: parse options, call one library function, render. No SQL, no parsing here."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from smriti import paths
+from smriti.app import App
+from smriti.errors import SmritiError
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class SmritiGroup(click.Group):
+    """Turns library errors into one clear line and exit 1, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SmritiError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _app(ctx: click.Context) -> App:
+    app = ctx.ensure_object(App)
+    ctx.call_on_close(app.close)
+    return app
+
+
+def _short(text: str | None, width: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@click.group(cls=SmritiGroup, context_settings=CONTEXT_SETTINGS)
+@click.version_option(package_name="smriti")
+def cli() -> None:
+    """smriti: one memory of everything your AI coding agents learned.
+
+    \b
+    Ingest your agents' sessions, search them, and (soon) share what is worth keeping
+    with your team. Data lives in `smriti path` (override with SMRITI_HOME).
+
+    \b
+    Example:
+        smriti ingest
+        smriti search "connection pool exhausted"
+    """
+
+
+@cli.command()
+@click.option("agents", "--agent", "-a", multiple=True, help="Only this agent (repeatable).")
+@click.option("paths_", "--path", "-p", multiple=True, type=click.Path(path_type=Path), help="Read this file or folder instead of the agents' default locations.")
+@click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...], json_: bool, quiet: bool) -> None:
+    """Read new agent sessions into the store and index (incremental).
+
+    Without --path, reads every agent whose log folders exist on this machine. A second run
+    with nothing new adds nothing. Exit 1 when any source could not be read (the rest is
+    still ingested).
+
+    \b
+    Example:
+        smriti ingest
+        smriti ingest --agent claude-code
+        smriti ingest --path examples/claude-code --json
+    """
+    from smriti.ingest import ingest as run_ingest
+
+    if paths.disabled():
+        click.echo("smriti is disabled (SMRITI_DISABLE=1): nothing ingested.", err=True)
+        if json_:
+            emit_json({"disabled": True, "sessions_found": 0, "sessions_ingested": 0, "messages_added": 0, "errors": [], "warnings": []})
+        return
+    app = _app(ctx)
+    show_progress = not quiet and sys.stderr.isatty()
+    bar = None
+    state = {"bar": None}
+
+    def progress(done: int, total: int, _path: str) -> None:
+        if not show_progress or total < 20:
+            return
+        if state["bar"] is None:
+            state["bar"] = click.progressbar(length=total, label="Reading sessions", file=sys.stderr)
+            state["bar"].__enter__()
+        state["bar"].update(1)
+
+    try:
+        result = run_ingest(app.store, app.index, app.registry, app.config, list(agents), list(paths_), progress)
+    finally:
+        bar = state["bar"]
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    for warning in app.registry.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if json_:
+        emit_json(result.to_json())
+    else:
+        click.echo(
+            f"{result.sessions_found} sessions found in {result.files_seen} sources "
+            f"({result.files_unchanged} unchanged); {result.sessions_ingested} ingested, "
+            f"{result.messages_added} new messages."
+        )
+        if result.warnings and not quiet:
+            click.echo(f"{len(result.warnings)} warning(s); see --json for all.", err=True)
+        for problem in result.errors:
+            click.echo(f"error: {problem}", err=True)
+    if result.errors:
+        ctx.exit(1)
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--project", "-P", help="Only this project: a name, a remote (github.com/org/repo) or a path.")
+@click.option("agents", "--agent", "-a", multiple=True, help="Only this agent (repeatable).")
+@click.option("--category", "-c", help="Only this category (a parent matches its children).")
+@click.option("--since", help="Only messages since a date (2026-11-01) or a span (7d, 12h, 2w).")
+@click.option("files", "--file", multiple=True, help="Only sessions that touched this file path.")
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(min=1), help="How many sessions.")
+@click.option("json_", "--json", is_flag=True, help="Print results as JSON.")
+@click.pass_context
+def search(ctx: click.Context, query: str, project: str | None, agents: tuple[str, ...], category: str | None,
+           since: str | None, files: tuple[str, ...], limit: int, json_: bool) -> None:  # fmt: skip
+    """Find sessions by what was said in them (BM25, best session first).
+
+    The query is plain words: no query syntax, quotes or operators are interpreted.
+
+    \b
+    Example:
+        smriti search "pool exhausted" --project payments-api
+        smriti search migration --agent claude-code --since 7d --json
+    """
+    from smriti.ingest import check_agents
+    from smriti.search import search as run_search
+
+    app = _app(ctx)
+    if agents:
+        check_agents(app.registry, agents)
+    hits = run_search(app.store, app.index, query, project=project, agents=agents, category=category,
+                      since=since, files=files, limit=limit)  # fmt: skip
+    if json_:
+        emit_json([h.to_json() for h in hits])
+        return
+    if not hits:
+        click.echo("No matches.", err=True)
+        return
+    for h in hits:
+        when = (h.timestamp or "")[:10]
+        click.echo(click.style(f"{h.session_id}", fg="yellow") + f"  {when}  {h.agent}  {h.project or '-'}  score {h.score:.2f}")
+        if h.title:
+            click.echo(f"  {_short(h.title, 96)}")
+        click.echo(f"  {h.snippet}")
+        click.echo()
+
+
+@cli.command()
+@click.option("agent", "--agent", "-a", help="Only this agent.")
+@click.option("--project", "-P", help="Only this project: a name, a remote or a path.")
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("json_", "--json", is_flag=True, help="Print sessions as JSON.")
+@click.pass_context
+def sessions(ctx: click.Context, agent: str | None, project: str | None, limit: int, json_: bool) -> None:
+    """List stored sessions, newest first.
+
+    \b
+    Example:
+        smriti sessions --agent claude-code --limit 5
+        smriti sessions --project payments-api --json
+    """
+    from smriti.ingest import check_agents
+    from smriti.search import project_keys
+
+    app = _app(ctx)
+    if agent:
+        check_agents(app.registry, [agent])
+    keys = project_keys(app.store, project)
+    rows = app.store.list_sessions(agent=agent, projects=list(keys) if keys is not None else None, limit=limit)
+    if json_:
+        emit_json([r.to_json() for r in rows])
+        return
+    if not rows:
+        click.echo("No sessions yet: run `smriti ingest`.", err=True)
+        return
+    for r in rows:
+        when = (r.started_at or "")[:16].replace("T", " ")
+        click.echo(
+            click.style(r.session_id, fg="yellow")
+            + f"  {when:16}  {r.agent:12} {_short(r.project_name or '-', 20):20} {r.message_count:5} msgs  "
+            + _short(r.title or "", 60)
+        )
+
+
+@cli.command()
+@click.argument("ident", metavar="ID")
+@click.option("--full", is_flag=True, help="Show tool output and injected context in full.")
+@click.option("json_", "--json", is_flag=True, help="Print the session and its messages as JSON.")
+@click.pass_context
+def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
+    """Show one session with its messages (by smriti id, a prefix of it, or the agent's id).
+
+    \b
+    Example:
+        smriti show 3f9a2c1e5b7d4a60
+        smriti show 3f9a --json
+    """
+    app = _app(ctx)
+    session = app.store.get_session(ident)
+    messages = app.store.messages(session.rowid)
+    if json_:
+        emit_json({**session.to_json(), "messages_list": [m.to_json() for m in messages]})
+        return
+    click.echo(click.style(session.title or "(untitled session)", bold=True))
+    click.echo(
+        f"{session.session_id} · {session.agent} · {session.project_name or '-'} · "
+        f"{session.started_at or '?'} → {session.ended_at or '?'} · {session.message_count} messages"
+    )
+    if session.cwd:
+        click.echo(f"cwd: {session.cwd}" + (f" (branch {session.git_branch})" if session.git_branch else ""))
+    if session.parent_native_id:
+        click.echo(f"parent session: {session.parent_native_id}")
+    click.echo()
+    for m in messages:
+        label = m.role if m.kind in ("prompt", "response") else f"{m.role} · {m.kind}" + (f" · {m.tool_name}" if m.tool_name else "")
+        click.echo(click.style(f"[{m.seq}] {label}", fg="cyan") + (f"  {m.timestamp}" if m.timestamp else ""))
+        text = m.text
+        if not full and m.kind in ("tool_result", "injected_context") and len(text) > 400:
+            text = text[:400] + f"… [{len(m.text) - 400} more characters; --full shows all]"
+        click.echo(text)
+        click.echo()
+
+
+@cli.command()
+@click.option("json_", "--json", is_flag=True, help="Print status as JSON.")
+@click.pass_context
+def status(ctx: click.Context, json_: bool) -> None:
+    """Counts and health of the local store and index.
+
+    \b
+    Example:
+        smriti status
+        smriti status --json
+    """
+    from smriti.status import status as run_status
+
+    app = _app(ctx)
+    data = run_status(app)
+    if json_:
+        emit_json(data)
+        return
+    click.echo(f"data dir:  {data['data_dir']}")
+    click.echo(f"store:     {data['sessions']} sessions, {data['messages']} messages, {data['projects']} projects ({data['store_bytes']:,} bytes)")
+    click.echo(f"index:     {data['index_docs']} documents, {data['pending_index']} pending ({data['index_bytes']:,} bytes)")
+    click.echo(f"sources:   {data['sources']} files read, last ingest {data['last_ingest'] or 'never'}")
+    for agent, counts in data["agents"].items():
+        click.echo(f"  {agent:14} {counts['sessions']:6} sessions {counts['messages']:8} messages")
+    if data["disabled"]:
+        click.echo("smriti is disabled (SMRITI_DISABLE=1)")
+
+
+@cli.group(cls=SmritiGroup)
+def index() -> None:
+    """Manage the search index (derived from the store; always safe to rebuild)."""
+
+
+@index.command("rebuild")
+@click.pass_context
+def index_rebuild(ctx: click.Context) -> None:
+    """Throw the index away and rebuild it from the store.
+
+    \b
+    Example:
+        smriti index rebuild
+    """
+    app = _app(ctx)
+    n = app.index.rebuild(app.store)
+    click.echo(f"Indexed {n} messages.")
+
+
+@index.command("path")
+def index_path() -> None:
+    """Print the index folder.
+
+    \b
+    Example:
+        smriti index path
+    """
+    click.echo(str(paths.index_dir()))
+
+
+@cli.command("path")
+def path_cmd() -> None:
+    """Print smriti's data folder (set SMRITI_HOME to move it).
+
+    \b
+    Example:
+        smriti path
+    """
+    click.echo(str(paths.data_dir()))
+
+
+@cli.command()
+@click.option("json_", "--json", is_flag=True, help="Print adapters as JSON.")
+@click.pass_context
+def adapters(ctx: click.Context, json_: bool) -> None:
+    """List the agent adapters, where they look, and how many sources they find.
+
+    \b
+    Example:
+        smriti adapters --json
+    """
+    from smriti.status import adapter_report
+
+    app = _app(ctx)
+    rows = adapter_report(app)
+    for warning in app.registry.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if json_:
+        emit_json(rows)
+        return
+    for r in rows:
+        roots = ", ".join(r["default_roots"]) or "(no log folder on this machine)"
+        click.echo(f"{r['name']:14} {r['origin']:10} {r['sessions_found']:6} sources  {roots}")

@@ -1,0 +1,24 @@
+"""The `smriti` console script: a tiny dispatcher.
+
+`smriti hook AGENT EVENT` runs on every prompt of every agent, so it goes to lean code before
+click, frontmatter or anything heavy is imported. Everything else goes to the click CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv[:1] == ["hook"]:
+        from smriti.hookrun import main as hook_main
+
+        sys.exit(hook_main(argv[1:]))
+    from smriti.cli import cli
+
+    cli(prog_name="smriti")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+"""The search index: Tantivy BM25 over messages, derived from the store and rebuildable.
+
+- One document per message, or per chunk of a long one, carrying the message and session row
+  ids as fast fields (hits are resolved through the store; the index stores no text).
+- Fed only from the store's outbox, under one cross-process writer lock (an flock on
+  `<data dir>/index.lock`), so concurrent ingests never lose or double a change.
+- Filters are MUST clauses inside the query, never applied after a global top-k.
+- User text never reaches Tantivy's query parser: it runs through the text field's own analyzer
+  (stemmer included) and becomes term queries.
+- The schema carries a version; a mismatch (or an unreadable index) rebuilds from the store.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import shutil
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Iterator
+
+import tantivy
+
+from smriti.store import IndexDoc, Store
+
+SCHEMA_VERSION = 1
+TOKENIZER = "smriti_en"
+CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool output does not
+CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
+WRITER_HEAP = 64_000_000
+VERSION_FILE = "smriti-index.json"
+
+Progress = Callable[[int, int], None]
+
+
+def _analyzer() -> tantivy.TextAnalyzer:
+    # Simple tokenizer (splits on non-alphanumerics, so `src/db/pool.py` → src, db, pool, py),
+    # lowercase, English stop words out, English stemmer; very long tokens (base64, minified code) dropped.
+    return (
+        tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
+        .filter(tantivy.Filter.remove_long(40))
+        .filter(tantivy.Filter.lowercase())
+        .filter(tantivy.Filter.stopword("english"))
+        .filter(tantivy.Filter.stemmer("english"))
+        .build()
+    )
+
+
+def _schema() -> tantivy.Schema:
+    b = tantivy.SchemaBuilder()
+    b.add_text_field("text", stored=False, tokenizer_name=TOKENIZER, index_option="freq")
+    b.add_integer_field("mid", stored=False, indexed=True, fast=True)
+    b.add_integer_field("sid", stored=False, indexed=True, fast=True)
+    b.add_integer_field("ts", stored=False, indexed=True, fast=True)
+    for name in ("agent", "project", "category", "role", "kind", "tier", "file"):
+        b.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
+    return b.build()
+
+
+def epoch_seconds(ts: str | None) -> int:
+    if not ts:
+        return 0
+    try:
+        return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp())
+    except ValueError:
+        return 0
+
+
+def chunks(text: str) -> list[str]:
+    if len(text) <= CHUNK_OVER:
+        return [text]
+    return [text[i : i + CHUNK_CHARS] for i in range(0, len(text), CHUNK_CHARS)]
+
+
+@dataclass(frozen=True)
+class Hit:
+    score: float
+    message_rowid: int
+    session_rowid: int
+
+
+@dataclass(frozen=True)
+class Filters:
+    agents: tuple[str, ...] = ()
+    projects: tuple[str, ...] | None = None  # None: any project; (): no project matched
+    categories: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    since: int | None = None  # epoch seconds
+    exclude_sessions: tuple[int, ...] = ()
+
+
+class Index:
+    def __init__(self, directory: Path, lock_path: Path | None = None):
+        self.dir = Path(directory)
+        self.lock_path = lock_path or self.dir.parent / "index.lock"
+        self.schema = _schema()
+        self.analyzer = _analyzer()
+        self.needs_rebuild = False
+        self._index = self._open()
+
+    def _open(self) -> tantivy.Index:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        version_file = self.dir / VERSION_FILE
+        try:
+            version = json.loads(version_file.read_text()).get("schema_version")
+        except (OSError, ValueError, AttributeError):
+            version = None
+        if version != SCHEMA_VERSION:
+            self._wipe()
+            self.needs_rebuild = True
+        try:
+            index = tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+        except ValueError:
+            # Unreadable or from another schema: the index is derived, so start over.
+            self._wipe()
+            self.needs_rebuild = True
+            index = tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+        # Tokenizers that are not built in live only in this process: register on every open.
+        index.register_tokenizer(TOKENIZER, self.analyzer)
+        if self.needs_rebuild:
+            version_file.write_text(json.dumps({"schema_version": SCHEMA_VERSION}))
+        return index
+
+    def _wipe(self) -> None:
+        if self.dir.exists():
+            shutil.rmtree(self.dir)
+        self.dir.mkdir(parents=True)
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _writer_lock(self) -> Iterator[None]:
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.lock_path, "a+") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    def _add(self, writer: tantivy.IndexWriter, doc: IndexDoc) -> None:
+        for piece in chunks(doc.text):
+            d = tantivy.Document()
+            d.add_text("text", piece)
+            d.add_integer("mid", doc.message_rowid)
+            d.add_integer("sid", doc.session_rowid)
+            d.add_integer("ts", epoch_seconds(doc.timestamp))
+            d.add_text("agent", doc.agent)
+            d.add_text("project", doc.project or "")
+            d.add_text("category", doc.category or "uncategorized")
+            d.add_text("role", doc.role)
+            d.add_text("kind", doc.kind)
+            d.add_text("tier", "own")
+            for f in doc.files:
+                d.add_text("file", f)
+            writer.add_document(d)
+
+    def _commit(self, writer: tantivy.IndexWriter) -> None:
+        writer.commit()
+        # Wait for merges so the next writer (another process, maybe) finds a settled index;
+        # a writer is never reused after waiting.
+        writer.wait_merging_threads()
+        self._index.reload()
+
+    def sync(self, store: Store, progress: Progress | None = None) -> int:
+        """Drain the store's outbox into the index; returns the number of changes applied."""
+        if self.needs_rebuild:
+            return self.rebuild(store, progress)
+        applied = 0
+        with self._writer_lock():
+            total = store.outbox_size()
+            while True:
+                batch = store.outbox_batch()
+                if not batch:
+                    break
+                writer = self._index.writer(WRITER_HEAP, 1)
+                message_ids = sorted({ref for _, op, ref in batch if op == "message"})
+                session_ids = sorted({ref for _, op, ref in batch if op == "session"})
+                for mid in message_ids:
+                    writer.delete_documents_by_term("mid", mid)
+                for sid in session_ids:
+                    writer.delete_documents_by_term("sid", sid)
+                for doc in store.index_docs_for_messages(message_ids):
+                    if doc.session_rowid not in session_ids:
+                        self._add(writer, doc)
+                for doc in store.index_docs_for_sessions(session_ids):
+                    self._add(writer, doc)
+                self._commit(writer)
+                # Only after the index commit: a crash in between replays the batch, and replaying
+                # is harmless (delete, then add again).
+                store.outbox_done(batch[-1][0])
+                applied += len(batch)
+                if progress:
+                    progress(applied, total)
+        return applied
+
+    def rebuild(self, store: Store, progress: Progress | None = None) -> int:
+        """Throw the index away and index every message in the store again."""
+        with self._writer_lock():
+            # Everything pending is covered by a full rebuild; clear it first so a change
+            # arriving during the rebuild stays queued for the next sync.
+            upto = store.outbox_batch(limit=1_000_000)
+            writer = self._index.writer(WRITER_HEAP, 1)
+            writer.delete_all_documents()
+            total = store.count_indexable()
+            n = 0
+            for doc in store.all_index_docs():
+                self._add(writer, doc)
+                n += 1
+                if progress and n % 5000 == 0:
+                    progress(n, total)
+            self._commit(writer)
+            if upto:
+                store.outbox_done(upto[-1][0])
+            (self.dir / VERSION_FILE).write_text(json.dumps({"schema_version": SCHEMA_VERSION}))
+            self.needs_rebuild = False
+            if progress:
+                progress(n, total)
+            return n
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def analyze(self, text: str) -> list[str]:
+        seen: dict[str, None] = {}
+        for tok in self.analyzer.analyze(text):
+            seen.setdefault(tok, None)
+        return list(seen)
+
+    def _any_of(self, field: str, values: Iterable[str]) -> tantivy.Query:
+        subs = [
+            (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, field, v, index_option="basic"))
+            for v in values
+        ]
+        return tantivy.Query.boolean_query(subs)
+
+    def build_query(self, terms: list[str], filters: Filters) -> tantivy.Query | None:
+        if not terms:
+            return None
+        text_q = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", t, index_option="freq")) for t in terms]
+        )
+        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, text_q)]
+        if filters.projects is not None:
+            if not filters.projects:
+                return None
+            clauses.append((tantivy.Occur.Must, self._any_of("project", filters.projects)))
+        if filters.agents:
+            clauses.append((tantivy.Occur.Must, self._any_of("agent", filters.agents)))
+        if filters.categories:
+            clauses.append((tantivy.Occur.Must, self._any_of("category", filters.categories)))
+        if filters.files:
+            clauses.append((tantivy.Occur.Must, self._any_of("file", filters.files)))
+        if filters.since is not None:
+            clauses.append(
+                (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))
+            )
+        for sid in filters.exclude_sessions:
+            clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
+        return tantivy.Query.boolean_query(clauses)
+
+    def search(self, text: str, filters: Filters = Filters(), limit: int = 200) -> list[Hit]:
+        query = self.build_query(self.analyze(text), filters)
+        if query is None:
+            return []
+        searcher = self._index.searcher()
+        result = searcher.search(query, limit=limit, count=False)
+        if not result.hits:
+            return []
+        addrs = [addr for _, addr in result.hits]
+        mids = searcher.fast_field_values("mid", addrs)
+        sids = searcher.fast_field_values("sid", addrs)
+        return [Hit(score, m, s) for (score, _), m, s in zip(result.hits, mids, sids) if m is not None]
+
+    def num_docs(self) -> int:
+        return self._index.searcher().num_docs
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.dir.rglob("*") if p.is_file())

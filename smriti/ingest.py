@@ -1,0 +1,211 @@
+"""Ingest: find every agent's session sources, parse what is new, store it, index it.
+
+Incremental and idempotent: a source whose size, mtime and inode are unchanged is not opened;
+an appended one is read from the adapter's resume point; the store dedupes by message key, so
+re-reading a file (or a resumed session replaying another's lines) adds nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from smriti import project as projects
+from smriti.adapters import Adapter, Registry
+from smriti.config import NO_SAVE_MARKER, UserConfig
+from smriti.errors import InvalidInput
+from smriti.index import Index
+from smriti.models import ParseResult, Problem, Session
+from smriti.store import SourceState, Store
+
+Progress = Callable[[int, int, str], None]
+
+# Sources written per transaction: whole sessions only, so a crash loses at most one batch of
+# work (redone by the next run), never half a session.
+BATCH_SOURCES = 64
+
+
+@dataclass
+class IngestResult:
+    sessions_found: int = 0
+    sessions_ingested: int = 0
+    messages_added: int = 0
+    messages_updated: int = 0
+    files_seen: int = 0
+    files_read: int = 0
+    files_unchanged: int = 0
+    indexed: int = 0
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sessions_found": self.sessions_found,
+            "sessions_ingested": self.sessions_ingested,
+            "messages_added": self.messages_added,
+            "messages_updated": self.messages_updated,
+            "files_seen": self.files_seen,
+            "files_read": self.files_read,
+            "files_unchanged": self.files_unchanged,
+            "indexed": self.indexed,
+            "skipped": self.skipped,
+            "errors": [_problem_json(p) for p in self.errors],
+            "warnings": [_problem_json(p) for p in self.warnings],
+        }
+
+
+def _problem_json(p: Problem) -> dict[str, Any]:
+    out: dict[str, Any] = {"path": p.path, "error": p.error}
+    if p.line is not None:
+        out["line"] = p.line
+    return out
+
+
+def check_agents(registry: Registry, agents: Iterable[str]) -> list[Adapter]:
+    chosen = []
+    for name in agents:
+        if name not in registry.adapters:
+            raise InvalidInput(f"Unknown agent {name!r}; supported: {', '.join(registry.names)}")
+        chosen.append(registry.get(name))
+    return chosen
+
+
+def _detect(registry: Registry, path: Path) -> Adapter | None:
+    for name in registry.names:
+        adapter = registry.get(name)
+        detect = getattr(adapter, "detect", None)
+        try:
+            if detect is not None and detect(path):
+                return adapter
+        except Exception:  # a plugin's detector must not stop ingest
+            continue
+    return None
+
+
+def plan_sources(
+    registry: Registry, config: UserConfig, agents: list[str], paths: list[Path], result: IngestResult
+) -> list[tuple[Adapter, Path]]:
+    """Every (adapter, source) pair this run should look at."""
+    chosen = check_agents(registry, agents) if agents else None
+    tasks: list[tuple[Adapter, Path]] = []
+    if paths:
+        for path in paths:
+            if not path.exists():
+                result.errors.append(Problem(str(path), "no such file or directory"))
+                continue
+            candidates = chosen or ([a] if (a := _detect(registry, path)) else [])
+            if not candidates:
+                result.errors.append(
+                    Problem(str(path), f"no adapter recognises this; pass --agent (one of {', '.join(registry.names)})")
+                )
+                continue
+            for adapter in candidates:
+                tasks.extend((adapter, p) for p in adapter.discover(path))
+        return tasks
+    for adapter in chosen or [registry.get(n) for n in registry.names]:
+        roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in config.roots.get(adapter.name, ())]
+        for root in roots:
+            if root.exists():
+                tasks.extend((adapter, p) for p in adapter.discover(root))
+    return tasks
+
+
+def ingest(
+    store: Store,
+    index: Index,
+    registry: Registry,
+    config: UserConfig,
+    agents: list[str] | None = None,
+    paths: list[Path] | None = None,
+    progress: Progress | None = None,
+) -> IngestResult:
+    result = IngestResult()
+    tasks = plan_sources(registry, config, agents or [], paths or [], result)
+    known = store.all_source_states()
+    result.files_seen = len(tasks)
+    done = 0
+    for start in range(0, len(tasks), BATCH_SOURCES):
+        with store.batch():
+            for adapter, path in tasks[start : start + BATCH_SOURCES]:
+                done += 1
+                if progress:
+                    progress(done, len(tasks), str(path))
+                _ingest_source(store, adapter, path, known.get(str(path)), config, result)
+    result.indexed = index.sync(store)
+    return result
+
+
+def _ingest_source(
+    store: Store, adapter: Adapter, path: Path, known: SourceState | None, config: UserConfig, result: IngestResult
+) -> None:
+    spath = str(path)
+    if config.excludes(spath):
+        result.skipped.append({"path": spath, "reason": "excluded by config"})
+        return
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
+        return
+    if known and known.agent == adapter.name and (known.size, known.mtime_ns, known.inode) == (
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ino,
+    ):
+        result.files_unchanged += 1
+        result.sessions_found += len(known.sessions)
+        return
+    resume = None
+    if known and known.agent == adapter.name and st.st_size >= known.size:
+        state = store.source_state(spath)
+        resume = state.resume if state else None
+    try:
+        parsed: ParseResult = adapter.parse(path, resume)
+    except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
+        result.errors.append(Problem(spath, f"adapter {adapter.name!r} failed: {type(exc).__name__}: {exc}"))
+        return
+    result.files_read += 1
+    result.errors.extend(parsed.errors)
+    result.warnings.extend(parsed.warnings)
+    if resume is None and parsed.sessions and not any(s.messages for s in parsed.sessions):
+        result.errors.append(
+            Problem(spath, f"found {len(parsed.sessions)} session(s) but no messages: the format may have changed")
+        )
+    native_ids = list(known.sessions) if known else []
+    for session in parsed.sessions:
+        if session.native_id not in native_ids:
+            native_ids.append(session.native_id)
+        _store_session(store, session, config, result)
+    # An unreadable source (a directory named like a transcript, no permission) is not
+    # remembered, so it is reported again until someone fixes it.
+    if stat.S_ISREG(st.st_mode) and os.access(path, os.R_OK):
+        store.save_source_state(
+            SourceState(spath, adapter.name, st.st_size, st.st_mtime_ns, st.st_ino, parsed.resume, native_ids)
+        )
+    result.sessions_found += len(native_ids)
+
+
+def _store_session(store: Store, session: Session, config: UserConfig, result: IngestResult) -> None:
+    if store.is_tombstoned(session.agent, session.native_id):
+        return
+    if any(m.kind == "prompt" and NO_SAVE_MARKER in m.text.lower() for m in session.messages):
+        store.delete_session(session.agent, session.native_id, reason="no-save")
+        result.skipped.append({"session": session.native_id, "reason": f"'{NO_SAVE_MARKER}' marker"})
+        return
+    proj = projects.resolve(session.cwd)
+    excluded = config.excludes(session.cwd, proj.key if proj else None, proj.root if proj else None)
+    if excluded:
+        result.skipped.append({"session": session.native_id, "reason": f"excluded by config ({excluded})"})
+        return
+    if proj and proj.remote and not session.git_remote:
+        session = replace(session, git_remote=proj.remote)
+    written = store.write_session(session, proj.key if proj else None, proj.name if proj else None)
+    result.messages_added += written.added
+    result.messages_updated += written.updated
+    if written.added or written.updated or written.created:
+        result.sessions_ingested += 1

@@ -1,0 +1,145 @@
+"""Search: index hits aggregated per session, resolved through the store, with snippets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+
+from smriti import project as projects
+from smriti.errors import InvalidInput
+from smriti.index import Filters, Index
+from smriti.store import Store
+
+# A session is more than its best line: further matching messages add a damped share.
+EXTRA_HIT_WEIGHTS = (0.25, 0.15, 0.1)
+CANDIDATES_PER_RESULT = 20
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    session_id: str
+    native_id: str
+    agent: str
+    project: str | None
+    category: str
+    score: float
+    snippet: str
+    timestamp: str | None
+    title: str | None
+    message: int  # seq of the best-matching message, for `smriti show ID`
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def parse_since(value: str | None, now: datetime | None = None) -> int | None:
+    """`2026-11-01`, an ISO timestamp, or a relative `7d` / `12h` / `2w` → epoch seconds."""
+    if not value:
+        return None
+    now = now or datetime.now(UTC)
+    m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
+    if m:
+        n, unit = int(m.group(1)), m.group(2)
+        delta = {"h": timedelta(hours=n), "d": timedelta(days=n), "w": timedelta(weeks=n)}[unit]
+        return int((now - delta).timestamp())
+    try:
+        dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInput(f"cannot read --since {value!r}: use a date (2026-11-01), an ISO time, or 7d / 12h / 2w") from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return int(dt.timestamp())
+
+
+def project_keys(store: Store, value: str | None) -> tuple[str, ...] | None:
+    """What `--project` names: a key, a display name, or a path (resolved like a cwd)."""
+    if value is None:
+        return None
+    keys = set(store.resolve_projects(value))
+    resolved = projects.resolve(value) if value.startswith(("/", "~", ".")) else None
+    if resolved:
+        keys.add(resolved.key)
+    return tuple(sorted(keys))
+
+
+def category_filter(store: Store, value: str | None) -> tuple[str, ...]:
+    """A category matches itself and its children (`bug` matches `bug/fix`)."""
+    if not value:
+        return ()
+    value = value.strip("/")
+    return tuple(sorted({value} | {c for c in store.categories_in_use() if c.startswith(value + "/")}))
+
+
+def snippet(text: str, terms: list[str], width: int = 220) -> str:
+    flat = " ".join(text.split())
+    pos = -1
+    for term in terms:
+        m = re.search(r"(?i)\b" + re.escape(term), flat)
+        if m and (pos == -1 or m.start() < pos):
+            pos = m.start()
+    if pos == -1:
+        pos = 0
+    start = max(0, pos - width // 3)
+    end = min(len(flat), start + width)
+    out = flat[start:end]
+    return ("…" if start > 0 else "") + out + ("…" if end < len(flat) else "")
+
+
+def search(
+    store: Store,
+    index: Index,
+    query: str,
+    *,
+    project: str | None = None,
+    agents: tuple[str, ...] = (),
+    category: str | None = None,
+    since: str | None = None,
+    files: tuple[str, ...] = (),
+    limit: int = 10,
+) -> list[SearchHit]:
+    if limit < 1:
+        raise InvalidInput("--limit must be at least 1")
+    filters = Filters(
+        agents=agents,
+        projects=project_keys(store, project),
+        categories=category_filter(store, category),
+        files=files,
+        since=parse_since(since),
+    )
+    terms = index.analyze(query)
+    hits = index.search(query, filters, limit=max(limit * CANDIDATES_PER_RESULT, 100))
+    per_session: dict[int, list] = {}
+    for hit in hits:
+        per_session.setdefault(hit.session_rowid, []).append(hit)
+    scored = []
+    for sid, session_hits in per_session.items():
+        best = max(session_hits, key=lambda h: h.score)
+        others = sorted((h.score for h in session_hits if h is not best), reverse=True)
+        score = best.score + sum(w * s for w, s in zip(EXTRA_HIT_WEIGHTS, others))
+        scored.append((score, sid, best))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    top = scored[:limit]
+    sessions = store.sessions_by_rowid(sid for _, sid, _ in top)
+    texts = store.message_texts(best.message_rowid for _, _, best in top)
+    seqs = store.message_seqs(best.message_rowid for _, _, best in top)
+    out = []
+    for score, sid, best in top:
+        s = sessions.get(sid)
+        if s is None:  # removed since the index was written; the next sync drops it
+            continue
+        out.append(
+            SearchHit(
+                session_id=s.session_id,
+                native_id=s.native_id,
+                agent=s.agent,
+                project=s.project_name,
+                category=s.category or "uncategorized",
+                score=round(score, 4),
+                snippet=snippet(texts.get(best.message_rowid, ""), terms),
+                timestamp=s.ended_at or s.started_at,
+                title=s.title,
+                message=seqs.get(best.message_rowid, 0),
+            )
+        )
+    return out

@@ -1,0 +1,549 @@
+"""The store: smriti's single source of truth on a machine, and the only module with SQL.
+
+apsw over one SQLite file in WAL mode. Writes run in IMMEDIATE transactions (apsw's `with conn:`
+otherwise begins DEFERRED, and a read-then-write then fails with BusyError at once, ignoring the
+busy timeout). Every write that changes what search sees also records the change in the `outbox`
+table in the same transaction; the index drains it (see index.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from smriti.errors import NotFound, StoreError
+from smriti.migrations import migrate
+from smriti.models import UNINDEXED_KINDS, Message, Session
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def text_hash(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
+def key_hash(agent: str, key: str) -> int:
+    """A message key as a signed 64-bit integer, unique within the agent (collisions: ~n²/2⁶⁴)."""
+    digest = hashlib.sha256(f"{agent}\0{key}".encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def public_session_id(agent: str, native_id: str) -> str:
+    """smriti's id for a session: stable on every machine for the same agent session."""
+    return hashlib.sha256(f"{agent}\0{native_id}".encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    session_rowid: int
+    session_id: str
+    added: int
+    updated: int
+    created: bool
+
+
+@dataclass(frozen=True)
+class SourceState:
+    path: str
+    agent: str
+    size: int
+    mtime_ns: int
+    inode: int | None
+    resume: Any
+    sessions: list[str]
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    rowid: int
+    session_id: str
+    agent: str
+    native_id: str
+    project: str | None
+    project_name: str | None
+    cwd: str | None
+    git_branch: str | None
+    title: str | None
+    started_at: str | None
+    ended_at: str | None
+    models: list[str]
+    source_paths: list[str]
+    parent_native_id: str | None
+    category: str | None
+    message_count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "native_id": self.native_id,
+            "agent": self.agent,
+            "project": self.project_name,
+            "project_key": self.project,
+            "title": self.title,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "messages": self.message_count,
+            "category": self.category or "uncategorized",
+            "cwd": self.cwd,
+            "git_branch": self.git_branch,
+            "models": self.models,
+            "parent_native_id": self.parent_native_id,
+            "source_paths": self.source_paths,
+        }
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    rowid: int
+    session_rowid: int
+    seq: int
+    role: str
+    kind: str
+    text: str
+    timestamp: str | None
+    tool_name: str | None
+    tool_input: Any
+    files: list[str]
+    sidechain: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "role": self.role,
+            "kind": self.kind,
+            "text": self.text,
+            "timestamp": self.timestamp,
+            "tool_name": self.tool_name,
+            "tool_input": self.tool_input,
+            "files": self.files,
+            "sidechain": self.sidechain,
+        }
+
+
+@dataclass(frozen=True)
+class IndexDoc:
+    """What the index needs of one message: joined from the message and its session."""
+
+    message_rowid: int
+    session_rowid: int
+    text: str
+    role: str
+    kind: str
+    timestamp: str | None
+    agent: str
+    project: str | None
+    category: str | None
+    files: list[str]
+
+
+_SESSION_COLS = (
+    "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
+    "ended_at, models, source_paths, parent_native_id, category, message_count"
+)
+
+
+def _session_row(r: tuple) -> SessionRow:
+    return SessionRow(
+        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+        json.loads(r[11]), json.loads(r[12]), r[13], r[14], r[15],
+    )  # fmt: skip
+
+
+def _merge_list(old: list[str], new: Iterable[str]) -> list[str]:
+    out = list(old)
+    for item in new:
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def _min(a: str | None, b: str | None) -> str | None:
+    return min(x for x in (a, b) if x) if (a or b) else None
+
+
+def _max(a: str | None, b: str | None) -> str | None:
+    return max(x for x in (a, b) if x) if (a or b) else None
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = apsw.Connection(str(self.path))
+            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+            self.conn.transaction_mode = "IMMEDIATE"
+            self.conn.pragma("journal_mode", "wal")
+            self.conn.pragma("synchronous", "normal")
+            self.conn.pragma("foreign_keys", True)
+            # The content-addressed tables take random-order inserts; a bigger page cache than
+            # SQLite's 2 MB default keeps their b-trees in memory during an ingest.
+            self.conn.pragma("cache_size", -64_000)
+            migrate(self.conn)
+        except (apsw.NotADBError, apsw.CorruptError) as exc:
+            raise StoreError(
+                f"{self.path} is not a readable smriti database ({exc}). Move it aside and run "
+                "`smriti ingest` to rebuild it from the agents' logs."
+            ) from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction around several writes (each write's own is then a savepoint).
+
+        Ingest groups many small sessions: a commit per session rewrites the same b-tree pages
+        over and over. A crash still leaves whole sessions only: the batch commits or not at all.
+        """
+        with self.conn:
+            yield
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- sessions and messages ------------------------------------------------------------
+
+    def write_session(self, session: Session, project_key: str | None, project_name: str | None) -> WriteResult:
+        """Merge a parsed session into the store, in one transaction.
+
+        New messages are appended in order; a message whose key is already stored in this
+        session is replaced when its text changed (a response that grew across a resume);
+        a key stored in another session of the same agent (a resumed session replaying the
+        original's lines) is kept where it was, so it counts once.
+        """
+        now = utc_now()
+        sid = public_session_id(session.agent, session.native_id)
+        c = self.conn
+        with c:
+            row = c.execute(
+                "select id, title, started_at, ended_at, models, source_paths, cwd, git_branch, project, "
+                "project_name, parent_native_id from sessions where agent = ? and native_id = ?",
+                (session.agent, session.native_id),
+            ).fetchone()
+            if row is None:
+                created = True
+                rowid = c.execute(
+                    "insert into sessions (session_id, agent, native_id, project, project_name, cwd, git_branch, "
+                    "git_remote, title, started_at, ended_at, models, source_paths, parent_native_id, extra, "
+                    "ingested_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                    (
+                        sid, session.agent, session.native_id, project_key, project_name, session.cwd,
+                        session.git_branch, session.git_remote, session.title, session.started_at, session.ended_at,
+                        json.dumps(list(session.models)), json.dumps(list(session.source_paths)),
+                        session.parent_native_id, json.dumps(session.extra, default=str), now, now,
+                    ),
+                ).fetchone()[0]  # fmt: skip
+            else:
+                created = False
+                rowid = row[0]
+                c.execute(
+                    "update sessions set title = ?, started_at = ?, ended_at = ?, models = ?, source_paths = ?, "
+                    "cwd = ?, git_branch = ?, project = ?, project_name = ?, parent_native_id = ?, updated_at = ? "
+                    "where id = ?",
+                    (
+                        session.title or row[1], _min(row[2], session.started_at), _max(row[3], session.ended_at),
+                        json.dumps(_merge_list(json.loads(row[4]), session.models)),
+                        json.dumps(_merge_list(json.loads(row[5]), session.source_paths)),
+                        row[6] or session.cwd, session.git_branch or row[7], row[8] or project_key,
+                        row[9] or project_name, row[10] or session.parent_native_id, now, rowid,
+                    ),
+                )  # fmt: skip
+            next_seq = c.execute("select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,)).fetchone()[0]
+            added = updated = 0
+            for m in session.messages:
+                outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m)
+                if outcome == "added":
+                    next_seq += 1
+                    added += 1
+                elif outcome == "updated":
+                    updated += 1
+            if added:
+                c.execute(
+                    "update sessions set message_count = (select count(*) from messages where session = ?) where id = ?",
+                    (rowid, rowid),
+                )
+        return WriteResult(rowid, sid, added, updated, created)
+
+    def _put_message(self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message) -> str | None:
+        """Store one message of a session: "added", "updated" (its text changed) or None (known)."""
+        c = self.conn
+        blob = self._blob_id(m.text)
+        tool_input = None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False)
+        files = json.dumps(list(m.files)) if m.files else None
+        kh = key_hash(agent, m.key)
+        for _ in range(2):
+            new = c.execute(
+                "insert into messages (session, seq, key_hash, role, kind, blob, ts, tool_name, tool_input, files, "
+                "sidechain) values (?,?,?,?,?,?,?,?,?,?,?) on conflict(key_hash) do nothing returning id",
+                (session_rowid, seq, kh, m.role, m.kind, blob, m.timestamp, m.tool_name, tool_input, files, int(m.sidechain)),
+            ).fetchone()
+            if new is not None:
+                if m.kind not in UNINDEXED_KINDS:
+                    c.execute("insert into outbox (op, ref) values ('message', ?)", (new[0],))
+                return "added"
+            old_id, old_session, old_blob = c.execute(
+                "select id, session, blob from messages where key_hash = ?", (kh,)
+            ).fetchone()
+            if old_session == session_rowid:
+                if old_blob == blob:
+                    return None
+                # A message that grew (a streamed response completed across a resume): replace.
+                c.execute(
+                    "update messages set blob = ?, role = ?, kind = ?, tool_name = ?, tool_input = ?, files = ? "
+                    "where id = ?",
+                    (blob, m.role, m.kind, m.tool_name, tool_input, files, old_id),
+                )
+                c.execute("insert into outbox (op, ref) values ('message', ?)", (old_id,))
+                return "updated"
+            if old_blob == blob:
+                # A resumed session replaying another session's line: stored once, where it was first.
+                return None
+            # Same key, different text, another session: not a replay but two sessions that reuse
+            # an id (hand-made fixtures, exports). Keep it, under a key scoped to this session.
+            kh = key_hash(agent, f"{native_id}\0{m.key}")
+        return None
+
+    def _blob_id(self, text: str) -> int:
+        digest = text_hash(text)
+        row = self.conn.execute(
+            "insert into blobs (hash, text) values (?, ?) on conflict (hash) do nothing returning id", (digest, text)
+        ).fetchone()
+        if row is None:
+            row = self.conn.execute("select id from blobs where hash = ?", (digest,)).fetchone()
+        return row[0]
+
+    def delete_session(self, agent: str, native_id: str, reason: str | None = None) -> bool:
+        """Remove a session and its messages (and, with a reason, keep it out of future ingests)."""
+        with self.conn:
+            row = self.conn.execute(
+                "select id from sessions where agent = ? and native_id = ?", (agent, native_id)
+            ).fetchone()
+            if reason:
+                self.conn.execute(
+                    "insert or replace into tombstones (agent, native_id, reason, at) values (?,?,?,?)",
+                    (agent, native_id, reason, utc_now()),
+                )
+            if row is None:
+                return False
+            self.conn.execute("delete from messages where session = ?", (row[0],))
+            self.conn.execute("delete from sessions where id = ?", (row[0],))
+            self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (row[0],))
+            return True
+
+    def is_tombstoned(self, agent: str, native_id: str) -> bool:
+        return (
+            self.conn.execute(
+                "select 1 from tombstones where agent = ? and native_id = ?", (agent, native_id)
+            ).fetchone()
+            is not None
+        )
+
+    def get_session(self, ident: str) -> SessionRow:
+        """A session by smriti id (or a unique prefix of one) or by the agent's native id."""
+        rows = self.conn.execute(
+            f"select {_SESSION_COLS} from sessions where session_id = ? or native_id = ?", (ident, ident)
+        ).fetchall()
+        if not rows and len(ident) >= 4:
+            rows = self.conn.execute(
+                f"select {_SESSION_COLS} from sessions where session_id like ? escape '\\' limit 3",
+                (ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%",),
+            ).fetchall()
+        if not rows:
+            raise NotFound(f"no session {ident!r}: see `smriti sessions` for ids")
+        if len(rows) > 1:
+            ids = ", ".join(r[1] for r in rows)
+            raise NotFound(f"{ident!r} is ambiguous ({ids}): give more of the id")
+        return _session_row(rows[0])
+
+    def sessions_by_rowid(self, rowids: Iterable[int]) -> dict[int, SessionRow]:
+        ids = list(set(rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return {
+            r[0]: _session_row(r)
+            for r in self.conn.execute(f"select {_SESSION_COLS} from sessions where id in ({marks})", ids)
+        }
+
+    def list_sessions(
+        self, agent: str | None = None, projects: list[str] | None = None, limit: int = 20
+    ) -> list[SessionRow]:
+        where, args = [], []
+        if agent:
+            where.append("agent = ?")
+            args.append(agent)
+        if projects is not None:
+            if not projects:
+                return []
+            where.append(f"project in ({','.join('?' * len(projects))})")
+            args.extend(projects)
+        sql = f"select {_SESSION_COLS} from sessions"
+        if where:
+            sql += " where " + " and ".join(where)
+        sql += " order by coalesce(ended_at, started_at, ingested_at) desc, id desc limit ?"
+        args.append(limit)
+        return [_session_row(r) for r in self.conn.execute(sql, args)]
+
+    def messages(self, session_rowid: int) -> list[MessageRow]:
+        out = []
+        for r in self.conn.execute(
+            "select m.id, m.session, m.seq, m.role, m.kind, b.text, m.ts, m.tool_name, m.tool_input, m.files, "
+            "m.sidechain from messages m join blobs b on b.id = m.blob where m.session = ? order by m.seq",
+            (session_rowid,),
+        ):
+            out.append(
+                MessageRow(
+                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                    json.loads(r[8]) if r[8] else None, json.loads(r[9]) if r[9] else [], bool(r[10]),
+                )  # fmt: skip
+            )
+        return out
+
+    def message_texts(self, message_rowids: Iterable[int]) -> dict[int, str]:
+        ids = list(set(message_rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(
+            self.conn.execute(
+                f"select m.id, b.text from messages m join blobs b on b.id = m.blob where m.id in ({marks})", ids
+            )
+        )
+
+    def message_seqs(self, message_rowids: Iterable[int]) -> dict[int, int]:
+        ids = list(set(message_rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self.conn.execute(f"select id, seq from messages where id in ({marks})", ids))
+
+    def categories_in_use(self) -> list[str]:
+        return [c for (c,) in self.conn.execute("select distinct category from sessions where category is not null")]
+
+    def resolve_projects(self, value: str) -> list[str]:
+        """Project keys matching what a user typed: a key, a display name, or a path."""
+        value = value.rstrip("/") or value
+        keys = [
+            k
+            for (k,) in self.conn.execute(
+                "select distinct project from sessions where project = ? or project_name = ? or project like ?",
+                (value, value, "%/" + value),
+            )
+        ]
+        return keys
+
+    # ---- ingest state ---------------------------------------------------------------------
+
+    def source_state(self, path: str) -> SourceState | None:
+        r = self.conn.execute(
+            "select path, agent, size, mtime_ns, inode, resume, sessions from sources where path = ?", (path,)
+        ).fetchone()
+        if r is None:
+            return None
+        return SourceState(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, json.loads(r[6]))
+
+    def all_source_states(self) -> dict[str, SourceState]:
+        return {
+            r[0]: SourceState(r[0], r[1], r[2], r[3], r[4], None, json.loads(r[6]))
+            for r in self.conn.execute(
+                "select path, agent, size, mtime_ns, inode, null, sessions from sources"
+            )
+        }
+
+    def save_source_state(self, state: SourceState) -> None:
+        with self.conn:
+            self.conn.execute(
+                "insert or replace into sources (path, agent, size, mtime_ns, inode, resume, sessions, ingested_at) "
+                "values (?,?,?,?,?,?,?,?)",
+                (
+                    state.path, state.agent, state.size, state.mtime_ns, state.inode,
+                    json.dumps(state.resume) if state.resume is not None else None,
+                    json.dumps(state.sessions), utc_now(),
+                ),
+            )  # fmt: skip
+
+    # ---- index feed -----------------------------------------------------------------------
+
+    def outbox_batch(self, limit: int = 5000) -> list[tuple[int, str, int]]:
+        return list(self.conn.execute("select id, op, ref from outbox order by id limit ?", (limit,)))
+
+    def outbox_done(self, upto_id: int) -> None:
+        with self.conn:
+            self.conn.execute("delete from outbox where id <= ?", (upto_id,))
+
+    def outbox_size(self) -> int:
+        return self.conn.execute("select count(*) from outbox").fetchone()[0]
+
+    def index_docs_for_messages(self, message_rowids: list[int]) -> Iterator[IndexDoc]:
+        for chunk_start in range(0, len(message_rowids), 500):
+            chunk = message_rowids[chunk_start : chunk_start + 500]
+            marks = ",".join("?" * len(chunk))
+            yield from self._index_docs(f"m.id in ({marks})", chunk)
+
+    def index_docs_for_sessions(self, session_rowids: list[int]) -> Iterator[IndexDoc]:
+        for chunk_start in range(0, len(session_rowids), 500):
+            chunk = session_rowids[chunk_start : chunk_start + 500]
+            marks = ",".join("?" * len(chunk))
+            yield from self._index_docs(f"m.session in ({marks})", chunk)
+
+    def all_index_docs(self) -> Iterator[IndexDoc]:
+        yield from self._index_docs("1", [])
+
+    def _index_docs(self, where: str, args: list[Any]) -> Iterator[IndexDoc]:
+        unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
+        for r in self.conn.execute(
+            "select m.id, m.session, b.text, m.role, m.kind, m.ts, s.agent, s.project, s.category, m.files "
+            "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob "
+            f"where {where} and m.kind not in ({unindexed})",
+            args,
+        ):
+            yield IndexDoc(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]) if r[9] else [])
+
+    def count_indexable(self) -> int:
+        unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
+        return self.conn.execute(f"select count(*) from messages where kind not in ({unindexed})").fetchone()[0]
+
+    # ---- status ---------------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        c = self.conn
+        per_agent = {
+            agent: {"sessions": n, "messages": m}
+            for agent, n, m in c.execute(
+                "select agent, count(*), sum(message_count) from sessions group by agent order by agent"
+            )
+        }
+        return {
+            "sessions": c.execute("select count(*) from sessions").fetchone()[0],
+            "messages": c.execute("select count(*) from messages").fetchone()[0],
+            "blobs": c.execute("select count(*) from blobs").fetchone()[0],
+            "projects": c.execute("select count(distinct project) from sessions").fetchone()[0],
+            "sources": c.execute("select count(*) from sources").fetchone()[0],
+            "pending_index": self.outbox_size(),
+            "agents": per_agent,
+            "last_ingest": c.execute("select max(ingested_at) from sources").fetchone()[0],
+        }
+
+    def get_meta(self, key: str) -> str | None:
+        r = self.conn.execute("select value from meta where key = ?", (key,)).fetchone()
+        return r[0] if r else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.conn:
+            self.conn.execute("insert or replace into meta (key, value) values (?, ?)", (key, value))

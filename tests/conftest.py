@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test may touch the real home or data dir."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("SMRITI_HOME", str(tmp_path / "data"))
+    for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "SMRITI_DISABLE"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def invoke(runner: CliRunner, *args: str, expect: int | None = 0):
+    from smriti.cli import cli
+
+    result = runner.invoke(cli, list(args), catch_exceptions=False)
+    if expect is not None:
+        assert result.exit_code == expect, (result.exit_code, result.stdout, result.stderr)
+    return result
+
+
+def invoke_json(runner: CliRunner, *args: str, expect: int | None = 0):
+    result = invoke(runner, *args, "--json", expect=expect)
+    return json.loads(result.stdout)
+
+
+def run_smriti(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real console script in a subprocess (falls back to `python -m smriti`)."""
+    exe = shutil.which("smriti", path=str(Path(sys.executable).parent))
+    cmd = [exe] if exe else [sys.executable, "-m", "smriti"]
+    return subprocess.run(
+        [*cmd, *args], input=stdin, capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=120
+    )
+
+
+def claude_tree(home: Path, sources: list[Path]) -> Path:
+    """Lay files out like ~/.claude/projects/<slug>/<file> on a real machine."""
+    root = home / ".claude" / "projects" / "-home-dev-proj"
+    root.mkdir(parents=True, exist_ok=True)
+    for src in sources:
+        shutil.copy(src, root / src.name)
+    return root

@@ -1,0 +1,291 @@
+"""Ingest and search through the real CLI, on a real store and index."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import apsw
+import pytest
+
+from conftest import EXAMPLES, SHARED_FIXTURES, claude_tree, invoke, invoke_json, run_smriti
+
+EX = str(EXAMPLES / "claude-code")
+
+
+def line(kind: str, uuid: str, text: str, session: str = "s-1", parent: str | None = None, cwd: str = "/w/proj") -> str:
+    base = {"parentUuid": parent, "isSidechain": False, "cwd": cwd, "sessionId": session, "version": "2.1.40",
+            "uuid": uuid, "timestamp": "2026-11-01T10:00:00.000Z", "type": kind}  # fmt: skip
+    if kind == "user":
+        base["message"] = {"role": "user", "content": text}
+    else:
+        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x",
+                           "content": [{"type": "text", "text": text}]}  # fmt: skip
+    return json.dumps(base) + "\n"
+
+
+def test_examples_ingest_then_search(runner) -> None:
+    out = invoke_json(runner, "ingest", "--path", EX)
+    assert (out["sessions_found"], out["sessions_ingested"], out["messages_added"], out["errors"]) == (3, 3, 25, [])
+    hits = invoke_json(runner, "search", "connection pool exhausted")
+    assert hits[0]["native_id"] == "6c0e2a4e-1b7d-4c61-9d1e-3a5f7b9c2d10"
+    assert set(hits[0]) >= {"session_id", "native_id", "agent", "project", "category", "score", "snippet", "timestamp"}
+    assert hits[0]["project"] == "payments-api" and hits[0]["agent"] == "claude-code"
+
+
+def test_reingest_adds_nothing_and_leaves_files_untouched(runner) -> None:
+    invoke_json(runner, "ingest", "--path", EX)
+    before = {p: p.stat().st_mtime_ns for p in Path(EX).rglob("*.jsonl")}
+    again = invoke_json(runner, "ingest", "--path", EX)
+    assert (again["sessions_found"], again["sessions_ingested"], again["messages_added"]) == (3, 0, 0)
+    assert again["files_unchanged"] == 3 and again["files_read"] == 0
+    assert before == {p: p.stat().st_mtime_ns for p in Path(EX).rglob("*.jsonl")}
+
+
+def test_search_filters_project_and_agent(runner) -> None:
+    invoke_json(runner, "ingest", "--path", EX)
+    assert [h["project"] for h in invoke_json(runner, "search", "test", "--project", "web-frontend")] == ["web-frontend"]
+    assert invoke_json(runner, "search", "flaky checkout", "--project", "payments-api") == []
+    assert invoke_json(runner, "search", "flaky checkout", "--agent", "claude-code")[0]["project"] == "web-frontend"
+    bad = invoke(runner, "search", "x", "--agent", "nope", expect=1)
+    assert "Unknown agent 'nope'; supported: " in bad.stderr
+
+
+def test_sessions_and_show(runner) -> None:
+    invoke_json(runner, "ingest", "--path", EX)
+    rows = invoke_json(runner, "sessions", "--limit", "2")
+    assert [r["title"] for r in rows] == ["Fix flaky checkout page test", "Choose a migration tool for payments-api"]
+    assert set(rows[0]) >= {"session_id", "native_id", "agent", "project", "title", "started_at", "messages", "category"}
+    shown = invoke_json(runner, "show", rows[1]["session_id"][:8])
+    assert shown["native_id"] == "9b2f4d61-8c3a-4e7f-a1b2-c3d4e5f60718"
+    assert [m["kind"] for m in shown["messages_list"]][:2] == ["prompt", "response"]
+    text = invoke(runner, "show", rows[1]["native_id"]).stdout
+    assert "Let's go with Alembic because" in text
+    assert "no session" in invoke(runner, "show", "doesnotexist", expect=1).stderr
+
+
+def test_status_counts(runner) -> None:
+    invoke_json(runner, "ingest", "--path", EX)
+    st = invoke_json(runner, "status")
+    assert (st["sessions"], st["messages"], st["pending_index"], st["index_docs"]) == (3, 25, 0, 25)
+    assert st["agents"]["claude-code"]["sessions"] == 3
+
+
+def test_index_rebuild_keeps_results(runner) -> None:
+    invoke_json(runner, "ingest", "--path", EX)
+    before = invoke_json(runner, "search", "alembic")
+    assert "Indexed 25 messages" in invoke(runner, "index", "rebuild").stdout
+    assert invoke_json(runner, "search", "alembic") == before
+
+
+def test_default_roots_from_home_and_claude_config_dir(runner, isolated_env: Path, tmp_path: Path, monkeypatch) -> None:
+    claude_tree(isolated_env, [next(Path(EX).glob("*/6c0e*.jsonl"))])
+    xdg = isolated_env / ".config" / "claude" / "projects" / "-x"
+    xdg.mkdir(parents=True)
+    shutil.copy(next(Path(EX).glob("*/9b2f*.jsonl")), xdg)
+    custom = tmp_path / "custom-claude"
+    (custom / "projects" / "-y").mkdir(parents=True)
+    shutil.copy(next(Path(EX).glob("*/d41d*.jsonl")), custom / "projects" / "-y")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(custom))
+    out = invoke_json(runner, "ingest")
+    assert (out["sessions_found"], out["messages_added"]) == (3, 25)
+
+
+def test_appended_transcript_ingests_only_new_lines(runner, tmp_path: Path) -> None:
+    f = tmp_path / "proj" / "s-1.jsonl"
+    f.parent.mkdir()
+    f.write_text(line("user", "u1", "how do I rotate the signing keys") + line("assistant", "a1", "use the rotate command"))
+    first = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(f))
+    assert first["messages_added"] == 2
+    with f.open("a") as fh:
+        fh.write(line("user", "u2", "and revoke the old ones?", parent="a1"))
+        fh.write('{"parentUuid": "u2", "type": "assistant", "uuid": "a2", "mess')  # half-written
+    second = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(f))
+    assert (second["messages_added"], second["errors"]) == (1, [])
+    assert second["warnings"] and "still being written" in second["warnings"][0]["error"]
+    with f.open("a") as fh:
+        fh.write('age": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "yes, revoke"}]}, '
+                 '"sessionId": "s-1", "timestamp": "2026-11-01T10:01:00Z"}\n')  # fmt: skip
+    third = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(f))
+    assert (third["messages_added"], third["errors"]) == (1, [])
+    assert invoke_json(runner, "show", "s-1")["messages"] == 4
+
+
+def test_bad_input_is_reported_and_the_rest_is_ingested(runner, tmp_path: Path) -> None:
+    d = tmp_path / "bad"
+    d.mkdir()
+    good = line("user", "g1", "valid prompt about kafka consumers", session="mixed")
+    (d / "mixed.jsonl").write_bytes(
+        good.encode()
+        + b"{not json\n"
+        + b'"a string"\n[1, 2]\n42\n'
+        + b'{"type": "user", "text": "\xff\xfe bad utf8"}\n'
+        + line("assistant", "g2", "valid answer about consumer groups", session="mixed").encode()
+    )
+    (d / "empty.jsonl").write_bytes(b"")
+    (d / "huge.jsonl").write_bytes(
+        line("user", "h1", "before the huge line zeppelin", session="huge").encode()
+        + b'{"type": "user", "pad": "' + b"x" * (5 * 1024 * 1024) + b'"}\n'
+        + line("assistant", "h2", "after the huge line", session="huge").encode()
+    )
+    (d / "dir-like.jsonl").mkdir()
+    old = d / "torn.jsonl"
+    old.write_text(line("user", "t1", "a torn file", session="torn") + '{"type": "user", "uu')
+    os.utime(old, (time.time() - 86400, time.time() - 86400))
+    locked = d / "locked.jsonl"
+    locked.write_text(line("user", "l1", "locked", session="locked"))
+    locked.chmod(0)
+    try:
+        result = invoke(runner, "ingest", "--agent", "claude-code", "--path", str(d), "--json", expect=1)
+    finally:
+        locked.chmod(0o644)
+    out = json.loads(result.stdout)
+    errors = {(Path(e["path"]).name, e.get("line"), e["error"]) for e in out["errors"]}
+    expected = {
+        ("mixed.jsonl", 2, "malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped"),
+        ("mixed.jsonl", 3, "line is a JSON string, not an object; skipped"),
+        ("mixed.jsonl", 4, "line is a JSON array, not an object; skipped"),
+        ("mixed.jsonl", 5, "line is a JSON number, not an object; skipped"),
+        ("mixed.jsonl", 6, "invalid UTF-8 at byte 26; line skipped"),
+        ("empty.jsonl", None, "empty file: no records"),
+        ("huge.jsonl", 2, "line is 5.0 MB, over the 4 MB limit; skipped"),
+        ("dir-like.jsonl", None, "is a directory, not a transcript file"),
+        ("torn.jsonl", 2, "last line is truncated (no newline, not valid JSON); left unread"),
+    }
+    if os.geteuid() != 0:  # root reads anything: the permission case only exists for users
+        expected.add(("locked.jsonl", None, "permission denied: cannot read the file"))
+    assert errors == expected
+    assert out["messages_added"] >= 5
+    shown = invoke_json(runner, "show", "mixed")
+    assert [m["text"] for m in shown["messages_list"]] == [
+        "valid prompt about kafka consumers", "valid answer about consumer groups"]  # fmt: skip
+    assert invoke_json(runner, "show", "huge")["messages"] == 2
+    assert invoke_json(runner, "search", "zeppelin")[0]["native_id"] == "huge"
+
+
+def test_nothing_stored_is_lost_when_a_file_turns_bad(runner, tmp_path: Path) -> None:
+    f = tmp_path / "s.jsonl"
+    f.write_text(line("user", "u1", "original content about grpc deadlines"))
+    invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(f))
+    f.write_bytes(b"\x00\x01garbage that replaced the file\n")
+    invoke(runner, "ingest", "--agent", "claude-code", "--path", str(f), "--json", expect=1)
+    assert invoke_json(runner, "search", "grpc deadlines")[0]["native_id"] == "s-1"
+
+
+def test_unknown_agent_lists_the_valid_ones(runner) -> None:
+    result = invoke(runner, "ingest", "--agent", "nope", expect=1)
+    assert "Unknown agent 'nope'; supported: claude-code" in result.stderr
+
+
+def test_disable_switch(runner, monkeypatch) -> None:
+    monkeypatch.setenv("SMRITI_DISABLE", "1")
+    out = invoke_json(runner, "ingest", "--path", EX)
+    assert out["disabled"] is True and out["messages_added"] == 0
+    monkeypatch.delenv("SMRITI_DISABLE")
+    assert invoke_json(runner, "status")["sessions"] == 0
+
+
+def test_exclude_list_and_no_save_marker(runner, data_dir: Path, tmp_path: Path) -> None:
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "a.jsonl").write_text(line("user", "a1", "secret client work", session="a", cwd="/work/secret-client/api"))
+    (d / "b.jsonl").write_text(line("user", "b1", "smriti: no-save — personal stuff", session="b"))
+    (d / "c.jsonl").write_text(line("user", "c1", "normal work", session="c"))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "config.toml").write_text('exclude = ["/work/secret-client"]\n')
+    out = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(d))
+    assert sorted(s.get("session") for s in out["skipped"]) == ["a", "b"]
+    assert [s["native_id"] for s in invoke_json(runner, "sessions")] == ["c"]
+    # A marker typed later in a stored session removes it and keeps it out.
+    with (d / "c.jsonl").open("a") as fh:
+        fh.write(line("user", "c2", "actually, smriti: no-save", session="c", parent="c1"))
+    invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(d))
+    assert invoke_json(runner, "sessions") == []
+    assert invoke_json(runner, "search", "normal work") == []
+
+
+def test_bad_user_config_is_a_clear_error(runner, data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "config.toml").write_text("exclude = 3\n")
+    result = invoke(runner, "ingest", "--path", EX, expect=1)
+    assert "'exclude' must be a list of strings" in result.stderr
+
+
+def test_a_killed_ingest_leaves_a_consistent_store(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    subprocess.run([sys.executable, str(Path(__file__).parent.parent / "benchmarks" / "corpus.py"), str(corpus),
+                    "--sessions", "300", "--seed", "3"], check=True, capture_output=True)  # fmt: skip
+    env = {"SMRITI_HOME": str(tmp_path / "killed")}
+    exe = shutil.which("smriti", path=str(Path(sys.executable).parent)) or "smriti"
+    proc = subprocess.Popen([exe, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"],
+                            env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    finish = run_smriti("ingest", "--agent", "claude-code", "--path", str(corpus), "--json", env=env)
+    assert finish.returncode == 0, finish.stderr
+    clean = run_smriti("ingest", "--agent", "claude-code", "--path", str(corpus), "--json",
+                       env={"SMRITI_HOME": str(tmp_path / "clean")})  # fmt: skip
+    a = json.loads(run_smriti("status", "--json", env=env).stdout)
+    b = json.loads(run_smriti("status", "--json", env={"SMRITI_HOME": str(tmp_path / "clean")}).stdout)
+    assert (a["sessions"], a["messages"], a["index_docs"], a["pending_index"]) == (
+        b["sessions"], b["messages"], b["index_docs"], 0)  # fmt: skip
+    conn = apsw.Connection(str(tmp_path / "killed" / "smriti.db"))
+    assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
+    assert clean.returncode == 0
+
+
+CLAUDE_FIXTURES = SHARED_FIXTURES / "claude-code"
+
+# Every session the shared Claude Code fixtures hold, with its stored message count (the
+# per-file detail, kinds included, is asserted in test_adapter_claude_code.py). Two files add to
+# `todowrite_session`; its one line in edge_cases.jsonl is a replay of todowrite_examples.jsonl.
+EXPECTED_CLAUDE_SESSIONS = {
+    "0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f": 3,
+    "agent-a0ad4f44468bdf20d": 4,
+    "sess-parent-abc/agent-a1b2c3d4e5f6": 3,
+    "ae4a77f8-aedd-4bc1-888f-c94edc91af04/agent-aac57f5": 28,
+    "4d5611e5-241a-462a-8d15-5122611a9569/agent-acompact-e1f845": 5,
+    "test-session-plan": 9,
+    "dac34307-159f-4fcd-9c21-35210246ad38": 5,
+    "sess-1": 2,
+    "edge_cases": 11,
+    "todowrite_session": 11,
+    "cb947e5b-246e-4253-a953-631f7e464c6b": 38,
+    "c45af7b1-cb7c-4e51-93db-8cbb250a877a/agent-af1ff21": 2,
+    "c45af7b1-cb7c-4e51-93db-8cbb250a877a": 35,
+    "06090cb1-3e64-433a-bc7e-a621c0f596d2": 2,
+    "55604662-cf2a-4331-851a-ec234028f8ca": 7,
+    "ses_stage0_drift": 3,
+    "ses_stage0_small": 11,
+    "[trimmed for fixture]": 1,
+    "491e126e-1e71-469c-ade2-fcc8af567c74": 43,
+    "d6e0bada-1959-4eec-a9d2-0bfade768d8f": 20,
+}
+
+
+@pytest.mark.skipif(not CLAUDE_FIXTURES.is_dir(), reason="../shared/fixtures is not present")
+def test_all_claude_code_fixtures_through_the_cli(tmp_path: Path) -> None:
+    env = {"SMRITI_HOME": str(tmp_path / "data")}
+    first = run_smriti("ingest", "--path", str(CLAUDE_FIXTURES), "--json", env=env)
+    assert first.returncode == 1  # edge_cases.jsonl holds deliberately broken lines
+    out = json.loads(first.stdout)
+    assert {(Path(e["path"]).name, e["line"], e["error"]) for e in out["errors"]} == {
+        ("edge_cases.jsonl", 13, "line is a JSON string, not an object; skipped"),
+        ("edge_cases.jsonl", 15, "line is a JSON number, not an object; skipped"),
+        ("edge_cases.jsonl", 16, "line is a JSON array, not an object; skipped"),
+    }
+    assert (out["sessions_found"], out["messages_added"]) == (21, 243)  # 21: two files share one session
+    sessions = json.loads(run_smriti("sessions", "--limit", "100", "--json", env=env).stdout)
+    assert {s["native_id"]: s["messages"] for s in sessions} == EXPECTED_CLAUDE_SESSIONS
+    again = run_smriti("ingest", "--path", str(CLAUDE_FIXTURES), "--json", env=env)
+    assert again.returncode == 0
+    assert (json.loads(again.stdout)["messages_added"], json.loads(again.stdout)["files_read"]) == (0, 0)
+    hits = json.loads(run_smriti("search", "TodoWrite", "--agent", "claude-code", "--json", env=env).stdout)
+    assert hits and hits[0]["native_id"] == "todowrite_session"

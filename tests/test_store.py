@@ -1,0 +1,129 @@
+"""The store through a real SQLite file: content addressing, merging, dedupe, migrations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import apsw
+import pytest
+
+from smriti.errors import StoreError
+from smriti.migrations import MIGRATIONS
+from smriti.models import Message, Session
+from smriti.store import Store, public_session_id
+
+
+def msg(key: str, text: str, kind: str = "prompt", role: str = "user", ts: str = "2026-11-01T10:00:00Z") -> Message:
+    return Message(role=role, text=text, kind=kind, key=key, timestamp=ts)
+
+
+def sess(native: str, *messages: Message, agent: str = "claude-code", **kw) -> Session:
+    return Session(agent=agent, native_id=native, messages=tuple(messages), **kw)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "s.db")
+    yield s
+    s.close()
+
+
+def test_migrations_apply_once_and_are_recorded(tmp_path: Path) -> None:
+    Store(tmp_path / "a.db").close()
+    s = Store(tmp_path / "a.db")
+    names = [n for (n,) in s.conn.execute("select name from _smriti_migrations order by name")]
+    assert names == sorted(fn.__name__ for fn in MIGRATIONS)
+    assert s.conn.pragma("journal_mode") == "wal"
+    assert s.conn.transaction_mode == "IMMEDIATE"
+    s.close()
+
+
+def test_bodies_are_stored_once_by_content(store: Store) -> None:
+    same = "run the tests again"
+    store.write_session(sess("a", msg("a1", same), msg("a2", "other")), "p", "p")
+    store.write_session(sess("b", msg("b1", same)), "p", "p")
+    assert store.conn.execute("select count(*) from messages").fetchone()[0] == 3
+    assert store.conn.execute("select count(*) from blobs").fetchone()[0] == 2
+
+
+def test_rewriting_the_same_session_adds_nothing(store: Store) -> None:
+    s = sess("a", msg("a1", "hello"), msg("a2", "world", kind="response", role="assistant"))
+    first = store.write_session(s, "p", "p")
+    outbox = store.outbox_size()
+    again = store.write_session(s, "p", "p")
+    assert (first.added, first.created) == (2, True)
+    assert (again.added, again.updated, again.created) == (0, 0, False)
+    assert store.outbox_size() == outbox
+
+
+def test_appended_messages_continue_the_order_and_changed_text_replaces(store: Store) -> None:
+    store.write_session(sess("a", msg("a1", "one"), msg("r1", "partial", "response", "assistant")), "p", "p")
+    w = store.write_session(sess("a", msg("r1", "partial and complete", "response", "assistant"), msg("a3", "three")), "p", "p")
+    assert (w.added, w.updated) == (1, 1)
+    rows = store.messages(w.session_rowid)
+    assert [(m.seq, m.text) for m in rows] == [(0, "one"), (1, "partial and complete"), (2, "three")]
+    assert store.get_session(w.session_id).message_count == 3
+
+
+def test_replayed_keys_of_a_resumed_session_count_once(store: Store) -> None:
+    store.write_session(sess("orig", msg("u1", "first"), msg("u2", "second")), "p", "p")
+    w = store.write_session(sess("resumed", msg("u1", "first"), msg("u2", "second"), msg("u3", "new")), "p", "p")
+    assert w.added == 1
+    assert [m.text for m in store.messages(w.session_rowid)] == ["new"]
+
+
+def test_session_fields_merge(store: Store) -> None:
+    store.write_session(sess("a", msg("1", "x", ts="2026-11-02T00:00:00Z"), started_at="2026-11-02T00:00:00Z",
+                             ended_at="2026-11-02T00:00:00Z", models=("m1",), source_paths=("/f1",)), "p", "p")  # fmt: skip
+    w = store.write_session(sess("a", msg("2", "y"), started_at="2026-11-01T00:00:00Z", ended_at="2026-11-03T00:00:00Z",
+                                 models=("m2",), source_paths=("/f2",), title="T"), "p", "p")  # fmt: skip
+    row = store.get_session(w.session_id)
+    assert (row.started_at, row.ended_at, row.models, row.source_paths, row.title) == (
+        "2026-11-01T00:00:00Z", "2026-11-03T00:00:00Z", ["m1", "m2"], ["/f1", "/f2"], "T")  # fmt: skip
+
+
+def test_get_session_by_id_prefix_and_native_id(store: Store) -> None:
+    w = store.write_session(sess("native-123", msg("1", "x")), "p", "p")
+    assert w.session_id == public_session_id("claude-code", "native-123")
+    assert store.get_session(w.session_id[:6]).native_id == "native-123"
+    assert store.get_session("native-123").session_id == w.session_id
+    with pytest.raises(Exception, match="no session"):
+        store.get_session("zzzz-nope")
+
+
+def test_delete_with_reason_leaves_a_tombstone(store: Store) -> None:
+    store.write_session(sess("a", msg("1", "x")), "p", "p")
+    assert store.delete_session("claude-code", "a", reason="no-save")
+    assert store.is_tombstoned("claude-code", "a")
+    assert store.stats()["sessions"] == 0
+
+
+def test_a_failed_transaction_leaves_the_old_session(store: Store) -> None:
+    store.write_session(sess("a", msg("1", "x")), "p", "p")
+    # Make the write fail half way (on its second message), as a crash or full disk would.
+    store.conn.execute(
+        "create temp trigger boom before insert on blobs when new.text = 'boom' "
+        "begin select raise(abort, 'disk full'); end"
+    )
+    with pytest.raises(apsw.ConstraintError):
+        store.write_session(sess("a", msg("2", "y"), msg("3", "boom")), "p", "p")
+    assert [m.text for m in store.messages(store.get_session("a").rowid)] == ["x"]
+    assert store.outbox_size() == 1
+
+
+def test_a_broken_database_file_gets_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "smriti.db"
+    bad.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="not a readable smriti database"):
+        Store(bad)
+    assert bad.read_bytes().startswith(b"this is not")  # nothing overwritten
+
+
+def test_a_second_connection_waits_instead_of_failing(tmp_path: Path) -> None:
+    a, b = Store(tmp_path / "s.db"), Store(tmp_path / "s.db")
+    a.write_session(sess("a", msg("1", "x")), "p", "p")
+    b.write_session(sess("b", msg("2", "y")), "p", "p")
+    assert a.stats()["sessions"] == 2
+    a.close()
+    b.close()
+    assert isinstance(apsw.sqlite_lib_version(), str)
