@@ -1,8 +1,8 @@
 """Resumable reading of append-only JSONL transcripts, shared by every JSONL adapter.
 
-The resume point is `{"offset": bytes consumed, "tail": sha256 of the bytes just before it}`:
-if the file shrank or those bytes changed (the file was rewritten, not appended), reading starts
-over from 0. A last line without a newline that does not parse yet is the agent still writing:
+The resume point is `{"offset": bytes consumed, "line": next line number, "tail": sha256 of the
+bytes just before the offset, "head": sha256 of the file's first bytes}`: if the file shrank or
+either changed (the file was rewritten, not appended), reading starts over from 0. A last line without a newline that does not parse yet is the agent still writing:
 it is left for the next run (a warning while the file is fresh, an error once it is old).
 """
 
@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from smriti.models import Problem
 
@@ -37,13 +37,26 @@ class JsonlRead:
     restarted: bool = False  # the resume point was stale and the file was read from the start
     tail: str = ""
 
+    # sha256 of the file's first bytes (head_len of them, fixed at the first read): a rewrite of
+    # the start is caught even when the bytes just before the offset happen to match.
+    head: str | None = None
+    head_len: int | None = None
+
     def resume_point(self, **state: Any) -> dict[str, Any]:
-        return {"offset": self.offset, "line": self.first_line + self._lines_consumed, "tail": self.tail, **state}
+        return {
+            "offset": self.offset,
+            "line": self.first_line + self._lines_consumed,
+            "tail": self.tail,
+            "head": self.head,
+            "head_len": self.head_len,
+            **state,
+        }
 
     _lines_consumed: int = 0
 
 
-def _json_type(obj: Any) -> str:
+def json_type_name(obj: Any) -> str:
+    """How a user would name a JSON value's type in an error message."""
     if isinstance(obj, bool):
         return "boolean"
     if isinstance(obj, (int, float)):
@@ -51,18 +64,47 @@ def _json_type(obj: Any) -> str:
     return {str: "string", list: "array", type(None): "null"}.get(type(obj), type(obj).__name__)
 
 
-def _tail_hash(data: bytes) -> str:
-    return hashlib.sha256(data[-TAIL_BYTES:]).hexdigest()
+def _hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int, int] | None:
+    """Bytes after a still-valid resume point, with its offset and line; None when stale.
+
+    Only the first and the last TAIL_BYTES before the offset are re-read and compared, so a
+    large transcript that grew by one line costs one small read, not a full one.
+    """
+    if not (isinstance(resume, dict) and isinstance(resume.get("offset"), int)):
+        return None
+    off = resume["offset"]
+    if not 0 < off <= size:
+        return None
+    head_len = resume.get("head_len")
+    if isinstance(head_len, int) and 0 < head_len <= off and _hash(fh.read(head_len)) != resume.get("head"):
+        return None
+    window = max(0, off - TAIL_BYTES)
+    fh.seek(window)
+    data = fh.read()
+    if _hash(data[: off - window]) != resume.get("tail"):
+        return None
+    return data[off - window :], off, int(resume.get("line") or 1)
 
 
 def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> JsonlRead:
     """Read the complete lines of `path` after the resume point; never raises for bad content."""
-    out = JsonlRead()
     p = str(path)
+    out = JsonlRead()
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
-        mtime = os.stat(path).st_mtime
+            st = os.fstat(fh.fileno())
+            resumed = _read_from_resume(fh, st.st_size, resume)
+            if resumed is None:
+                out.restarted = resume is not None
+                fh.seek(0)
+                data, start, line = fh.read(), 0, 1
+            else:
+                data, start, line = resumed
+            head = data[:TAIL_BYTES] if start == 0 else None
     except IsADirectoryError:
         out.errors.append(Problem(p, "is a directory, not a transcript file"))
         return out
@@ -72,22 +114,41 @@ def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> J
     except OSError as exc:
         out.errors.append(Problem(p, f"cannot read the file: {exc.strerror or exc}"))
         return out
-
-    start, line_no = 0, 1
-    if isinstance(resume, dict) and isinstance(resume.get("offset"), int):
-        off = resume["offset"]
-        if 0 < off <= len(data) and _tail_hash(data[:off]) == resume.get("tail"):
-            start, line_no = off, int(resume.get("line") or 1)
-        else:
-            out.restarted = True
-    out.first_line = line_no
-
-    if not data:
+    if start == 0 and not data:
         out.errors.append(Problem(p, "empty file: no records"))
         return out
+    age = (now if now is not None else time.time()) - st.st_mtime
+    _split(data, p, start, line, out, live=age < LIVE_WRITE_SECONDS)
+    if head is not None:
+        out.head, out.head_len = _hash(head), len(head)
+    else:
+        out.head, out.head_len = resume.get("head"), resume.get("head_len")
+    if out.offset > start or start == 0:
+        # The tail hash covers the last TAIL_BYTES before the new offset.
+        with open(path, "rb") as fh:
+            window = max(0, out.offset - TAIL_BYTES)
+            fh.seek(window)
+            out.tail = _hash(fh.read(out.offset - window))
+    else:
+        out.tail = (resume or {}).get("tail", "")
+    return out
 
-    pos = start
-    consumed = start
+
+def read_jsonl_bytes(data: bytes, path: str) -> JsonlRead:
+    """Split already-loaded JSONL (a decompressed `.jsonl.zst`): a finished file, so a torn last
+    line is an error, and there is no resume point."""
+    out = JsonlRead()
+    if not data.strip():
+        out.errors.append(Problem(path, "empty file: no records"))
+        return out
+    _split(data, path, 0, 1, out, live=False)
+    return out
+
+
+def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, live: bool) -> None:
+    """Parse the lines of `data` (which begins at file offset `start`) into `out`."""
+    out.first_line = line_no
+    pos = 0
     n = len(data)
     while pos < n:
         nl = data.find(b"\n", pos)
@@ -109,9 +170,8 @@ def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> J
                     obj = json.loads(text)
                 except ValueError as exc:
                     if not complete:
-                        # A torn last line: the agent may still be writing it.
-                        age = (now if now is not None else time.time()) - mtime
-                        if age < LIVE_WRITE_SECONDS:
+                        # A torn last line: the agent may still be writing it. Not consumed.
+                        if live:
                             out.warnings.append(Problem(p, "last line is incomplete (still being written); left for the next run", line_no))
                         else:
                             out.errors.append(Problem(p, "last line is truncated (no newline, not valid JSON); left unread", line_no))
@@ -121,14 +181,11 @@ def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> J
                     if isinstance(obj, dict):
                         out.records.append((line_no, obj))
                     else:
-                        out.errors.append(Problem(p, f"line is a JSON {_json_type(obj)}, not an object; skipped", line_no))
+                        out.errors.append(Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no))
         pos = next_pos
-        consumed = pos
         line_no += 1
-    out.offset = consumed
+    out.offset = start + pos
     out._lines_consumed = line_no - out.first_line
-    out.tail = _tail_hash(data[:consumed])
-    return out
 
 
 def iter_files(root: Path, patterns: tuple[str, ...]) -> Iterator[Path]:

@@ -19,7 +19,7 @@ from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from smriti.adapters._jsonl import _json_type, read_jsonl
+from smriti.adapters._jsonl import json_type_name, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "claude-code"
@@ -596,7 +596,7 @@ class _FileParser:
         return content
 
     def _bad_block(self, line_no: int, rtype: str, block: Any) -> None:
-        what = _json_type(block)
+        what = json_type_name(block)
         self.problems.append(
             Problem(
                 self.source, f"{rtype} line has a content block that is a JSON {what}, not an object; skipped", line_no

@@ -2,8 +2,11 @@
 
     python benchmarks/corpus.py OUT_DIR --sessions 2000 --seed 1
 
-Each session is a realistic-shaped JSONL file (envelope fields, split assistant lines, tool
-calls and results, file-history snapshots) in `OUT_DIR/<project slug>/<session id>.jsonl`.
+Each session is a realistic-shaped JSONL file in `OUT_DIR/<project slug>/<session id>.jsonl`:
+envelope fields, assistant lines with full usage blocks, tool calls whose results carry the
+`toolUseResult` copy real transcripts have, hook progress lines and file-history snapshots. The
+shape is calibrated on the real Claude Code fixtures (about 2.8 KB of transcript per
+conversational line there; about 2 KB here, so MB/s figures here are conservative).
 Every session carries one distinctive token `needle<N>` so search quality can be checked.
 """
 
@@ -38,6 +41,14 @@ def paragraph(rng: random.Random, sentences: int) -> str:
     return " ".join(sentence(rng, rng.randint(6, 16)) for _ in range(sentences))
 
 
+def usage(rng: random.Random) -> dict:
+    created = rng.randint(0, 5000)
+    return {"input_tokens": rng.randint(1, 50), "cache_creation_input_tokens": created,
+            "cache_read_input_tokens": rng.randint(1000, 90000), "output_tokens": rng.randint(1, 800),
+            "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": "standard",
+            "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": created}}  # fmt: skip
+
+
 def session_lines(rng: random.Random, index: int, turns: int, start: datetime) -> tuple[str, str, list[dict]]:
     sid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
     project = PROJECTS[index % len(PROJECTS)]
@@ -50,8 +61,8 @@ def session_lines(rng: random.Random, index: int, turns: int, start: datetime) -
         nonlocal t, parent
         t += timedelta(seconds=rng.randint(2, 90))
         u = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        rec = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": sid,
-               "version": "2.1.40", "gitBranch": "main", "type": kind, "uuid": u,
+        rec = {"parentUuid": parent, "isSidechain": False, "userType": "external", "entrypoint": "cli", "cwd": cwd,
+               "sessionId": sid, "version": "2.1.40", "gitBranch": "main", "slug": "quiet-sprouting-ocean", "type": kind, "uuid": u,
                "timestamp": t.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"}  # fmt: skip
         parent = u
         return rec
@@ -73,18 +84,25 @@ def session_lines(rng: random.Random, index: int, turns: int, start: datetime) -
             rec["requestId"] = "req_" + msg_id[4:16]
             rec["message"] = {"id": msg_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
                               "content": [{"type": "tool_use", "id": tool_id, "name": tool, "input": inp}],
-                              "stop_reason": None, "usage": {"input_tokens": 100, "output_tokens": 20}}  # fmt: skip
+                              "stop_reason": None, "stop_sequence": None, "usage": usage(rng)}  # fmt: skip
             lines.append(rec)
-            output = "\n".join(sentence(rng, rng.randint(5, 12)) for _ in range(rng.randint(2, 12)))
+            if rng.random() < 0.5:
+                hook = envelope("progress")
+                hook.update({"data": {"type": "hook_progress", "hookEvent": "PostToolUse", "hookName": "PostToolUse:" + tool,
+                             "command": "node ~/.claude/hooks/post-tool.js"}, "parentToolUseID": tool_id,
+                             "toolUseID": tool_id})  # fmt: skip
+                lines.append(hook)
+            output = "\n".join(sentence(rng, rng.randint(5, 12)) for _ in range(rng.randint(8, 50)))
             rec = envelope("user")
             rec["message"] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}]}
-            rec["toolUseResult"] = {"stdout": output, "stderr": "", "interrupted": False}
+            rec["toolUseResult"] = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
+            rec["sourceToolAssistantUUID"] = lines[-1]["uuid"]
             lines.append(rec)
         rec = envelope("assistant")
         rec["requestId"] = "req_" + msg_id[4:16]
         rec["message"] = {"id": msg_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
                           "content": [{"type": "text", "text": paragraph(rng, rng.randint(2, 6))}],
-                          "stop_reason": None, "usage": {"input_tokens": 100, "output_tokens": 200}}  # fmt: skip
+                          "stop_reason": None, "stop_sequence": None, "usage": usage(rng)}  # fmt: skip
         lines.append(rec)
         lines.append({"type": "file-history-snapshot", "messageId": parent, "snapshot": {"trackedFileBackups": {}}, "isSnapshotUpdate": False})
     return sid, project, lines

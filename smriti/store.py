@@ -297,13 +297,14 @@ class Store:
                 if m.kind not in UNINDEXED_KINDS:
                     c.execute("insert into outbox (op, ref) values ('message', ?)", (new[0],))
                 return "added"
-            old_id, old_session, old_blob = c.execute(
-                "select id, session, blob from messages where key_hash = ?", (kh,)
+            old_id, old_session, old_blob, old_kind = c.execute(
+                "select id, session, blob, kind from messages where key_hash = ?", (kh,)
             ).fetchone()
             if old_session == session_rowid:
-                if old_blob == blob:
+                if (old_blob, old_kind) == (blob, m.kind):
                     return None
-                # A message that grew (a streamed response completed across a resume): replace.
+                # A message that grew (a streamed response completed across a resume), or that a
+                # later read classified better (injected context that turned out to be a prompt).
                 c.execute(
                     "update messages set blob = ?, role = ?, kind = ?, tool_name = ?, tool_input = ?, files = ? "
                     "where id = ?",

@@ -15,6 +15,14 @@ SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
 EXAMPLES = REPO / "examples"
 
 
+# Every variable an adapter reads to find an agent's logs: a test machine's own must not leak in.
+AGENT_ENV_VARS = (
+    "SMRITI_DISABLE", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME", "APPDATA", "USERPROFILE", "AMP_DATA_DIR", "CLINE_DIR", "CLINE_DATA_DIR",
+    "CONTINUE_GLOBAL_DIR", "AIDER_CHAT_HISTORY_FILE",
+)  # fmt: skip
+
+
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """No test may touch the real home or data dir."""
@@ -22,7 +30,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("SMRITI_HOME", str(tmp_path / "data"))
-    for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "SMRITI_DISABLE"):
+    for var in AGENT_ENV_VARS:
         monkeypatch.delenv(var, raising=False)
     return home
 

@@ -180,7 +180,8 @@ def test_nothing_stored_is_lost_when_a_file_turns_bad(runner, tmp_path: Path) ->
 
 def test_unknown_agent_lists_the_valid_ones(runner) -> None:
     result = invoke(runner, "ingest", "--agent", "nope", expect=1)
-    assert "Unknown agent 'nope'; supported: claude-code" in result.stderr
+    listed = result.stderr.split("supported: ", 1)[1].strip().split(", ")
+    assert "Unknown agent 'nope'" in result.stderr and "claude-code" in listed and listed == sorted(listed)
 
 
 def test_disable_switch(runner, monkeypatch) -> None:

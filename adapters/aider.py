@@ -1,0 +1,366 @@
+"""Aider adapter: `.aider.chat.history.md` files in project roots in, Sessions out.
+
+Format notes live in docs/session-formats.md §7. One markdown file per repository, appended across
+every aider run; each run starts with `# aider chat started at YYYY-MM-DD HH:MM:SS`. Inside a run:
+`#### ` lines are what the user typed (a multi-line prompt is a run of `#### ` lines), `> ` lines
+are aider's own output (startup banner, token counts, "Applied edit", commits, command output),
+and everything else is the model's answer. There are no message ids and no per-message times.
+
+There is no global index: roots are the project folders the user configured (plus the git repos
+smriti already knows, which ingest passes in), so `default_roots()` only names a history file set
+with AIDER_CHAT_HISTORY_FILE. The file is append-only: the resume point is a byte offset, and the
+last run (which may still be growing) is carried in the resume state so its next lines extend it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from smriti.models import Message, ParseResult, Problem, Session
+
+AGENT = "aider"
+HISTORY_NAME = ".aider.chat.history.md"
+
+HEADER_RE = re.compile(r"^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\s*$")
+# A confirmation answer that aider also logs as a `####` line: it is not something the user wrote.
+ANSWER_RE = re.compile(r"\(Y\)es/\(N\)o.*\[[^\]]*\]: ?\S*\s*$")
+MODEL_RE = re.compile(r"^(?:Main model|Model): (\S+)")
+APPLIED_RE = re.compile(r"^Applied edit to (.+)$")
+SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
+BLANK_PROMPT = "<blank>"  # what aider logs for an empty input line
+TAIL_BYTES = 4096
+SNIFF_BYTES = 4096
+OUTPUT_MAX = 200_000
+# Folders never searched for history files: dependencies, VCS internals, virtualenvs, caches.
+# Folders never searched for history files: dependencies, build output, virtualenvs. Hidden folders
+# (.git, .venv, .cache, …) are skipped too: aider writes to the repo root, never inside them.
+SKIPPED_DIRS = frozenset(
+    {"node_modules", "venv", "__pycache__", "site-packages", "target", "dist", "build", "bower_components", "vendor"}
+)
+# A configured root is usually a folder of repos (~/code/org/repo); monorepo packages sit a level or
+# two below a repo. Deeper than this is dependency or data trees, not projects.
+MAX_DEPTH = 5
+
+
+class AiderAdapter:
+    name = AGENT
+
+    def default_roots(self) -> list[Path]:
+        """Project roots come from the user's config and from known repos; only the env var is ours."""
+        home = Path(os.environ.get("HOME") or Path.home())
+        candidates = [home / HISTORY_NAME]  # aider run outside any repo writes to the cwd (often ~)
+        env_file = os.environ.get("AIDER_CHAT_HISTORY_FILE")
+        if env_file:
+            candidates.insert(0, Path(env_file).expanduser())
+        return [c for c in dict.fromkeys(candidates) if c.is_file()]
+
+    def discover(self, root: Path) -> Iterator[Path]:
+        if root.is_file():
+            yield root
+            return
+        found: list[Path] = []
+        base = len(root.parts)
+        for dirpath, dirnames, filenames in os.walk(root, onerror=lambda _e: None):
+            found += [Path(dirpath, f) for f in filenames if f.endswith(HISTORY_NAME)]
+            if len(Path(dirpath).parts) - base >= MAX_DEPTH:
+                dirnames[:] = []
+                continue
+            # Prune in place so os.walk never descends into dependencies or virtualenvs.
+            dirnames[:] = sorted(d for d in dirnames if not _skipped(Path(dirpath, d)))
+        yield from sorted(found)
+
+    def detect(self, path: Path) -> bool:
+        try:
+            if path.is_dir():
+                return (path / HISTORY_NAME).is_file()
+            if path.name.endswith(HISTORY_NAME):
+                return True
+            if path.suffix.lower() not in (".md", ".markdown", ""):
+                return False
+            with open(path, "rb") as fh:
+                head = fh.read(SNIFF_BYTES).decode("utf-8", "ignore")
+            return any(HEADER_RE.match(line) for line in head.splitlines())
+        except OSError:
+            return False
+
+    def parse(self, path: Path, resume: Any = None) -> ParseResult:
+        p = str(path)
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            return ParseResult(errors=[Problem(p, "is a directory, not an aider chat history file")])
+        except PermissionError:
+            return ParseResult(errors=[Problem(p, "permission denied: cannot read the file")])
+        except OSError as exc:
+            return ParseResult(errors=[Problem(p, f"cannot read the file: {exc.strerror or exc}")])
+        try:
+            return _FileParser(path, data).parse(resume)
+        except Exception as exc:  # odd input must never take ingest down
+            return ParseResult(errors=[Problem(p, f"history could not be read ({type(exc).__name__}: {exc})")])
+
+
+# --- one run (session) ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    """A run of lines of one class: `prompt` (####), `output` (>) or `text` (the model's answer)."""
+
+    cls: str
+    ordinal: int
+    lines: list[str] = field(default_factory=list)
+    dirty: bool = True  # changed since it was last returned
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cls": self.cls, "ordinal": self.ordinal, "lines": self.lines}
+
+
+@dataclass
+class _Run:
+    """One `# aider chat started at` run, fed line by line; carried across resumes while open."""
+
+    native_id: str
+    header: str | None
+    started_at: str | None
+    models: list[str] = field(default_factory=list)
+    prompt_seen: bool = False
+    command: str | None = None  # the slash command of the latest prompt (names its output)
+    next_ordinal: int = 0
+    open: _Block | None = None
+    blanks: int = 0  # blank lines after the open block, kept if the same block continues
+    messages: list[Message] = field(default_factory=list)
+    had_content: bool = False
+
+    def feed(self, line: str) -> None:
+        if not line.strip():
+            self.blanks += 1
+            return
+        self.had_content = True
+        cls = _line_class(line)
+        block = self.open
+        # A prompt starts after a blank line; answer text and aider output flow across blank lines.
+        if block is not None and block.cls == cls and (self.blanks == 0 or cls != "prompt"):
+            if cls == "text":
+                block.lines += [""] * self.blanks
+            block.lines.append(line)
+            block.dirty = True
+        else:
+            self.close()
+            self.open = _Block(cls, self.next_ordinal, [line])
+            self.next_ordinal += 1
+        self.blanks = 0
+
+    def flush(self) -> None:
+        """Emit the open block if it changed, keeping it open: the next lines may extend it."""
+        block = self.open
+        if block is not None and block.dirty:
+            self.messages += self._messages(block)
+            block.dirty = False
+
+    def close(self) -> None:
+        self.flush()
+        self.open = None
+
+    def _messages(self, block: _Block) -> list[Message]:
+        key = f"{self.native_id}:{block.ordinal}"
+        if block.cls == "prompt":
+            return self._prompt(block, key)
+        if block.cls == "output":
+            return self._output(block, key)
+        text = "\n".join(line.rstrip() for line in block.lines).strip()
+        return [Message("assistant", text, "response", key)] if text else []
+
+    def _prompt(self, block: _Block, key: str) -> list[Message]:
+        text = "\n".join(_strip_marker(line, "####") for line in block.lines).strip()
+        self.prompt_seen = True
+        self.command = text.split()[0] if text.startswith("/") else None
+        if not text or text == BLANK_PROMPT:
+            return []
+        out: list[Message] = []
+        context = "\n\n".join(m.group() for m in SMRITI_CONTEXT_RE.finditer(text))
+        if context:  # smriti's own recall output pasted into the prompt: stored, never indexed
+            out.append(Message("user", context, "injected_context", f"{key}:ctx"))
+            text = SMRITI_CONTEXT_RE.sub("", text).strip()
+        if text:
+            out.append(Message("user", text, "prompt", key))
+        return out
+
+    def _output(self, block: _Block, key: str) -> list[Message]:
+        lines = [_strip_marker(line, ">") for line in block.lines]
+        for line in lines:
+            model = MODEL_RE.match(line)
+            if model and model.group(1) not in self.models:
+                self.models.append(model.group(1))
+        text = "\n".join(lines).strip()
+        if not text:
+            return []
+        if not self.prompt_seen:  # the startup banner: aider talking about itself
+            return [Message("system", text, "injected_context", key)]
+        files = tuple(dict.fromkeys(m.group(1).strip() for m in map(APPLIED_RE.match, lines) if m))
+        return [Message("tool", text[:OUTPUT_MAX], "tool_result", key, tool_name=self.command, files=files)]
+
+    def session(self, path: str, cwd: str) -> Session:
+        return Session(
+            agent=AGENT,
+            native_id=self.native_id,
+            messages=tuple(self.messages),
+            cwd=cwd,
+            started_at=self.started_at,
+            models=tuple(self.models),
+            source_paths=(path,),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "native_id": self.native_id, "header": self.header, "started_at": self.started_at,
+            "models": self.models, "prompt_seen": self.prompt_seen, "command": self.command,
+            "next_ordinal": self.next_ordinal, "blanks": self.blanks,
+            "open": self.open.to_json() if self.open else None,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Any) -> _Run | None:
+        if not isinstance(data, dict) or not isinstance(data.get("native_id"), str):
+            return None
+        run = cls(
+            native_id=data["native_id"],
+            header=data.get("header") if isinstance(data.get("header"), str) else None,
+            started_at=data.get("started_at") if isinstance(data.get("started_at"), str) else None,
+            models=[m for m in data.get("models") or [] if isinstance(m, str)],
+            prompt_seen=data.get("prompt_seen") is True,
+            command=data.get("command") if isinstance(data.get("command"), str) else None,
+            next_ordinal=data["next_ordinal"] if isinstance(data.get("next_ordinal"), int) else 0,
+            blanks=data["blanks"] if isinstance(data.get("blanks"), int) else 0,
+        )
+        block = data.get("open")
+        if isinstance(block, dict) and block.get("cls") in ("prompt", "output", "text"):
+            lines = [ln for ln in block.get("lines") or [] if isinstance(ln, str)]
+            ordinal = block["ordinal"] if isinstance(block.get("ordinal"), int) else run.next_ordinal - 1
+            run.open = _Block(block["cls"], ordinal, lines, dirty=False)  # returned by the last parse
+        return run
+
+
+# --- the file ------------------------------------------------------------------------------------
+
+
+class _FileParser:
+    def __init__(self, path: Path, data: bytes) -> None:
+        self.path = path
+        self.p = str(path)
+        self.data = data
+        self.abs = str(path.absolute())
+        self.cwd = str(path.absolute().parent)  # the history file lives in the git root (or cwd)
+
+    def parse(self, resume: Any) -> ParseResult:
+        data = self.data
+        if not data.strip():
+            return ParseResult(errors=[Problem(self.p, "empty file: no aider chat history")])
+        start, state = self._resume_point(resume)
+        run = _Run.from_json(state.get("run")) if state else None
+        seen: dict[str, int] = dict(state.get("seen") or {}) if state else {}
+        # Only complete lines: a last line without a newline is still being written.
+        end = max(data.rfind(b"\n") + 1, start)
+        lines = data[start:end].decode("utf-8", "ignore").split("\n")[:-1]
+        if start == 0 and not any(HEADER_RE.match(line.rstrip("\r")) for line in lines):
+            return ParseResult(
+                errors=[Problem(self.p, "no '# aider chat started at' header: not an aider chat history")]
+            )
+        runs: list[_Run] = [run] if run is not None else []
+        for line in lines:
+            line = line.rstrip("\r")
+            header = HEADER_RE.match(line)
+            if header:
+                if runs:
+                    runs[-1].close()
+                runs.append(self._new_run(header.group(1), seen))
+            elif runs:
+                runs[-1].feed(line)
+            elif line.strip():  # lines above the first header (the top of the file was cut)
+                runs.append(self._new_run(None, seen))
+                runs[-1].feed(line)
+        if runs:
+            runs[-1].flush()  # the last run may still be growing: its open block stays open
+        sessions = [r.session(self.p, self.cwd) for r in runs if r.messages]
+        errors: list[Problem] = []
+        if start == 0 and not sessions and any(r.had_content for r in runs):
+            errors.append(Problem(self.p, f"found {len(runs)} session(s) but no messages: the format may have changed"))
+        state_out = {
+            "offset": end,
+            "tail": _tail_hash(data[:end]),
+            "run": runs[-1].to_json() if runs else None,
+            "seen": seen,
+        }
+        return ParseResult(sessions=sessions, resume=state_out, errors=errors)
+
+    def _resume_point(self, resume: Any) -> tuple[int, dict[str, Any] | None]:
+        """Start after the bytes read last time, unless the file was rewritten (then from 0)."""
+        if not isinstance(resume, dict):
+            return 0, None
+        offset = resume.get("offset")
+        if not isinstance(offset, int) or isinstance(offset, bool) or not 0 < offset <= len(self.data):
+            return 0, None
+        if _tail_hash(self.data[:offset]) != resume.get("tail"):
+            return 0, None
+        seen = resume.get("seen")
+        return offset, {"run": resume.get("run"), "seen": seen if isinstance(seen, dict) else {}}
+
+    def _new_run(self, header: str | None, seen: dict[str, int]) -> _Run:
+        label = header or "<no header>"
+        count = seen.get(label, 0) + 1
+        seen[label] = count
+        # Stable across re-reads: the file and the run's start time (and which repeat of it).
+        identity = f"{self.abs}#{label}" + (f"#{count}" if count > 1 else "")
+        native_id = hashlib.sha256(identity.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        return _Run(native_id=native_id, header=header, started_at=_local_to_utc(header))
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _line_class(line: str) -> str:
+    if line.startswith("####") and (len(line) == 4 or line[4] in " \t"):
+        # A logged confirmation answer looks like a prompt but is aider's question.
+        return "output" if ANSWER_RE.search(line) else "prompt"
+    if line.startswith(">") and (len(line) == 1 or line[1] in " \t"):
+        return "output"  # not `>>>>>>> REPLACE`, which is part of the model's edit block
+    return "text"
+
+
+def _strip_marker(line: str, marker: str) -> str:
+    """`#### text  ` → `text`: drop the marker, one space, and markdown's two-space line break."""
+    return line[len(marker) :].removeprefix(" ").rstrip()
+
+
+def _local_to_utc(header: str | None) -> str | None:
+    """The header's time is the local time of the machine aider ran on, with no zone written.
+
+    It is interpreted in this machine's local timezone (the usual case: the file was written here),
+    via `astimezone()` on the naive datetime, which applies the DST rule of that date.
+    """
+    if header is None:
+        return None
+    try:
+        local = datetime.strptime(header, "%Y-%m-%d %H:%M:%S").astimezone()
+    except (ValueError, OverflowError, OSError):
+        return None
+    return local.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _tail_hash(data: bytes) -> str:
+    return hashlib.sha256(data[-TAIL_BYTES:]).hexdigest()
+
+
+def _skipped(path: Path) -> bool:
+    if path.name.startswith(".") or path.name in SKIPPED_DIRS:
+        return True
+    try:
+        return (path / "pyvenv.cfg").is_file()  # a virtualenv, whatever its name
+    except OSError:
+        return True
