@@ -330,4 +330,4 @@ def adapters(ctx: click.Context, json_: bool) -> None:
         return
     for r in rows:
         roots = ", ".join(r["default_roots"]) or "(no log folder on this machine)"
-        click.echo(f"{r['name']:14} {r['origin']:10} {r['sessions_found']:6} sources  {roots}")
+        click.echo(f"{r['name']:14} {r['origin']:10} {r['sessions_found']:6} sessions  {roots}")

@@ -1,0 +1,72 @@
+"""Third-party adapters through the real entry-point mechanism (a dist-info on sys.path)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from conftest import EXAMPLES, run_smriti
+
+EXAMPLE = EXAMPLES / "smriti-adapter-example"
+
+
+def fake_distribution(site: Path, name: str, entry_points: dict[str, str], module: Path | None = None) -> None:
+    """What `pip install` leaves behind that matters to importlib.metadata: a dist-info folder."""
+    info = site / f"{name.replace('-', '_')}-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n")
+    lines = ["[smriti.adapters]", *(f"{k} = {v}" for k, v in entry_points.items())]
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+    if module is not None:
+        shutil.copy(module, site / module.name)
+
+
+def env_with(site: Path) -> dict[str, str]:
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))}
+
+
+def test_example_adapter_package_registers_and_ingests(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    fake_distribution(site, "smriti-adapter-example", {"example-notes": "smriti_adapter_example:NotesAdapter"},
+                      EXAMPLE / "smriti_adapter_example.py")  # fmt: skip
+    env = env_with(site)
+    listed = json.loads(run_smriti("adapters", "--json", env=env).stdout)
+    example = next(a for a in listed if a["name"] == "example-notes")
+    assert example["origin"] == "smriti-adapter-example"
+    assert {"claude-code", "codex"} <= {a["name"] for a in listed}
+    out = run_smriti("ingest", "--path", str(EXAMPLE / "sample.chat.txt"), "--json", env=env)  # detected
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["messages_added"] == 5
+    hits = json.loads(run_smriti("search", "crontab twice", "--agent", "example-notes", "--json", env=env).stdout)
+    assert hits[0]["agent"] == "example-notes" and hits[0]["project"] == "notes-app"
+
+
+def test_a_broken_adapter_is_a_warning_naming_it_and_the_rest_still_run(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    broken = tmp_path / "broken_adapter.py"
+    broken.write_text("raise RuntimeError('this plugin is broken')\n")
+    fake_distribution(site, "smriti-broken", {"broken-agent": "broken_adapter:Adapter"}, broken)
+    fake_distribution(site, "smriti-misnamed", {"other-name": "smriti_adapter_example:NotesAdapter"},
+                      EXAMPLE / "smriti_adapter_example.py")  # fmt: skip
+    proc = run_smriti("adapters", "--json", env=env_with(site))
+    assert proc.returncode == 0
+    assert "adapter 'broken-agent' from smriti-broken failed to load: RuntimeError: this plugin is broken" in proc.stderr
+    assert "adapter 'other-name' from smriti-misnamed ignored: its name 'example-notes' differs" in proc.stderr
+    names = {a["name"] for a in json.loads(proc.stdout)}
+    assert "claude-code" in names and "broken-agent" not in names and "other-name" not in names
+    ingest = run_smriti("ingest", "--path", str(EXAMPLES / "claude-code"), "--json", env=env_with(site))
+    assert ingest.returncode == 0 and json.loads(ingest.stdout)["messages_added"] == 25
+
+
+def test_adapters_json_counts_sessions_in_default_roots(runner, isolated_env: Path) -> None:
+    from conftest import claude_tree, invoke_json
+
+    claude_tree(isolated_env, sorted((EXAMPLES / "claude-code").rglob("*.jsonl")))
+    rows = {r["name"]: r for r in invoke_json(runner, "adapters")}
+    assert set(rows["claude-code"]) == {"name", "origin", "default_roots", "sources_found", "sessions_found"}
+    assert (rows["claude-code"]["sessions_found"], rows["claude-code"]["origin"]) == (3, "builtin")
+    assert rows["codex"]["default_roots"] == [] and rows["codex"]["sessions_found"] == 0
+    invoke_json(runner, "ingest")
+    assert {r["name"]: r for r in invoke_json(runner, "adapters")}["claude-code"]["sessions_found"] == 3
