@@ -39,6 +39,8 @@ class Adapter(Protocol):
         """Read one source, from `resume` on when given. Pure: no store, no index."""
         ...
 
+    # Optional: `project_files: tuple[str, ...]`, file names the agent writes at a project's
+    # root (Aider's `.aider.chat.history.md`); ingest checks the root of every known project.
     # Optional: `detect(path) -> bool`, a cheap sniff (file name, first bytes) that says "this
     # file or folder is mine". `smriti ingest --path P` without `--agent` asks every adapter that
     # has one. It must never raise.

@@ -90,7 +90,9 @@ def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int,
     return data[off - window :], off, int(resume.get("line") or 1)
 
 
-def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> JsonlRead:
+def read_jsonl(
+    path: Path, resume: Any = None, *, now: float | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> JsonlRead:
     """Read the complete lines of `path` after the resume point; never raises for bad content."""
     p = str(path)
     out = JsonlRead()
@@ -118,7 +120,7 @@ def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> J
         out.errors.append(Problem(p, "empty file: no records"))
         return out
     age = (now if now is not None else time.time()) - st.st_mtime
-    _split(data, p, start, line, out, live=age < LIVE_WRITE_SECONDS)
+    _split(data, p, start, line, out, live=age < LIVE_WRITE_SECONDS, max_line_bytes=max_line_bytes)
     if head is not None:
         out.head, out.head_len = _hash(head), len(head)
     else:
@@ -134,18 +136,18 @@ def read_jsonl(path: Path, resume: Any = None, *, now: float | None = None) -> J
     return out
 
 
-def read_jsonl_bytes(data: bytes, path: str) -> JsonlRead:
+def read_jsonl_bytes(data: bytes, path: str, *, max_line_bytes: int = MAX_LINE_BYTES) -> JsonlRead:
     """Split already-loaded JSONL (a decompressed `.jsonl.zst`): a finished file, so a torn last
     line is an error, and there is no resume point."""
     out = JsonlRead()
     if not data.strip():
         out.errors.append(Problem(path, "empty file: no records"))
         return out
-    _split(data, path, 0, 1, out, live=False)
+    _split(data, path, 0, 1, out, live=False, max_line_bytes=max_line_bytes)
     return out
 
 
-def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, live: bool) -> None:
+def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, live: bool, max_line_bytes: int) -> None:
     """Parse the lines of `data` (which begins at file offset `start`) into `out`."""
     out.first_line = line_no
     pos = 0
@@ -156,9 +158,9 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
         end = nl if complete else n
         raw = data[pos:end]
         next_pos = end + 1 if complete else n
-        if len(raw) > MAX_LINE_BYTES:
+        if len(raw) > max_line_bytes:
             out.errors.append(
-                Problem(p, f"line is {len(raw) / 1_048_576:.1f} MB, over the {MAX_LINE_BYTES // 1_048_576} MB limit; skipped", line_no)
+                Problem(p, f"line is {len(raw) / 1_048_576:.1f} MB, over the {max_line_bytes // 1_048_576} MB limit; skipped", line_no)
             )
         elif raw.strip():
             try:

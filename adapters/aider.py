@@ -51,6 +51,9 @@ MAX_DEPTH = 5
 
 class AiderAdapter:
     name = AGENT
+    # Aider keeps its history in each project's git root, not in a folder of its own: ingest also
+    # looks for these file names at the root of every project smriti already knows.
+    project_files = (HISTORY_NAME,)
 
     def default_roots(self) -> list[Path]:
         """Project roots come from the user's config and from known repos; only the env var is ours."""

@@ -87,8 +87,19 @@ def _detect(registry: Registry, path: Path) -> Adapter | None:
     return None
 
 
+def known_project_roots(store: Store) -> list[Path]:
+    """The git roots (on this machine) of every project a stored session ran in."""
+    roots = {p.root for cwd in store.known_cwds() if (p := projects.resolve(cwd)) and p.root}
+    return sorted(Path(r) for r in roots)
+
+
 def plan_sources(
-    registry: Registry, config: UserConfig, agents: list[str], paths: list[Path], result: IngestResult
+    registry: Registry,
+    config: UserConfig,
+    agents: list[str],
+    paths: list[Path],
+    result: IngestResult,
+    project_roots: list[Path] = (),  # type: ignore[assignment]
 ) -> list[tuple[Adapter, Path]]:
     """Every (adapter, source) pair this run should look at."""
     chosen = check_agents(registry, agents) if agents else None
@@ -112,7 +123,10 @@ def plan_sources(
         for root in roots:
             if root.exists():
                 tasks.extend((adapter, p) for p in adapter.discover(root))
-    return tasks
+        for name in getattr(adapter, "project_files", ()):
+            tasks.extend((adapter, f) for root in project_roots if (f := root / name).is_file())
+    seen: set[tuple[str, Path]] = set()
+    return [t for t in tasks if (key := (t[0].name, t[1])) not in seen and not seen.add(key)]
 
 
 def ingest(
@@ -125,7 +139,7 @@ def ingest(
     progress: Progress | None = None,
 ) -> IngestResult:
     result = IngestResult()
-    tasks = plan_sources(registry, config, agents or [], paths or [], result)
+    tasks = plan_sources(registry, config, agents or [], paths or [], result, known_project_roots(store))
     known = store.all_source_states()
     result.files_seen = len(tasks)
     done = 0
@@ -152,16 +166,13 @@ def _ingest_source(
     except OSError as exc:
         result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
         return
-    if known and known.agent == adapter.name and (known.size, known.mtime_ns, known.inode) == (
-        st.st_size,
-        st.st_mtime_ns,
-        st.st_ino,
-    ):
+    size, mtime_ns = _fingerprint(path, st)
+    if known and known.agent == adapter.name and (known.size, known.mtime_ns, known.inode) == (size, mtime_ns, st.st_ino):
         result.files_unchanged += 1
         result.sessions_found += len(known.sessions)
         return
     resume = None
-    if known and known.agent == adapter.name and st.st_size >= known.size:
+    if known and known.agent == adapter.name and size >= known.size:
         state = store.source_state(spath)
         resume = state.resume if state else None
     try:
@@ -185,9 +196,23 @@ def _ingest_source(
     # remembered, so it is reported again until someone fixes it.
     if stat.S_ISREG(st.st_mode) and os.access(path, os.R_OK):
         store.save_source_state(
-            SourceState(spath, adapter.name, st.st_size, st.st_mtime_ns, st.st_ino, parsed.resume, native_ids)
+            SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids)
         )
     result.sessions_found += len(native_ids)
+
+
+def _fingerprint(path: Path, st: os.stat_result) -> tuple[int, int]:
+    """Size and mtime that change whenever the source's content does.
+
+    A SQLite source in WAL mode (Cursor's state.vscdb, opencode.db) takes new writes in its
+    `-wal` file and may not touch the main file until a checkpoint, so the -wal counts too.
+    """
+    size, mtime_ns = st.st_size, st.st_mtime_ns
+    try:
+        wal = os.stat(f"{path}-wal")
+    except OSError:
+        return size, mtime_ns
+    return size + wal.st_size, max(mtime_ns, wal.st_mtime_ns)
 
 
 def _store_session(store: Store, session: Session, config: UserConfig, result: IngestResult) -> None:

@@ -434,6 +434,9 @@ class Store:
         marks = ",".join("?" * len(ids))
         return dict(self.conn.execute(f"select id, seq from messages where id in ({marks})", ids))
 
+    def known_cwds(self) -> list[str]:
+        return [c for (c,) in self.conn.execute("select distinct cwd from sessions where cwd is not null")]
+
     def categories_in_use(self) -> list[str]:
         return [c for (c,) in self.conn.execute("select distinct category from sessions where category is not null")]
 
