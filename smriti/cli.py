@@ -167,25 +167,31 @@ def search(ctx: click.Context, query: str, project: str | None, agents: tuple[st
 @cli.command()
 @click.option("agent", "--agent", "-a", help="Only this agent.")
 @click.option("--project", "-P", help="Only this project: a name, a remote or a path.")
+@click.option("--category", "-c", help="Only this category (a parent matches its children).")
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option("json_", "--json", is_flag=True, help="Print sessions as JSON.")
 @click.pass_context
-def sessions(ctx: click.Context, agent: str | None, project: str | None, limit: int, json_: bool) -> None:
+def sessions(ctx: click.Context, agent: str | None, project: str | None, category: str | None, limit: int,
+             json_: bool) -> None:  # fmt: skip
     """List stored sessions, newest first.
 
     \b
     Example:
         smriti sessions --agent claude-code --limit 5
-        smriti sessions --project payments-api --json
+        smriti sessions --project payments-api --category bug --json
     """
     from smriti.ingest import check_agents
-    from smriti.search import project_keys
+    from smriti.search import category_filter, project_keys
 
     app = _app(ctx)
     if agent:
         check_agents(app.registry, [agent])
     keys = project_keys(app.store, project)
-    rows = app.store.list_sessions(agent=agent, projects=list(keys) if keys is not None else None, limit=limit)
+    cats = category_filter(app.store, category)
+    if category and not cats:
+        cats = (category,)
+    rows = app.store.list_sessions(agent=agent, projects=list(keys) if keys is not None else None, limit=limit,
+                                   categories=cats)  # fmt: skip
     if json_:
         emit_json([r.to_json() for r in rows])
         return
@@ -217,18 +223,36 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
     app = _app(ctx)
     session = app.store.get_session(ident)
     messages = app.store.messages(session.rowid)
+    digest = app.store.get_digest(session.rowid) or {}
+    tags = app.store.session_tags(session.rowid)
+    relations = app.store.relations(session.rowid)
     if json_:
-        emit_json({**session.to_json(), "messages_list": [m.to_json() for m in messages]})
+        emit_json({
+            **session.to_json(), "summary": digest.get("summary", []), "entities": digest.get("entities", {}),
+            "confidence": digest.get("confidence"), "tags": tags, "relations": relations,
+            "messages_list": [m.to_json() for m in messages],
+        })  # fmt: skip
         return
     click.echo(click.style(session.title or "(untitled session)", bold=True))
     click.echo(
         f"{session.session_id} · {session.agent} · {session.project_name or '-'} · "
         f"{session.started_at or '?'} → {session.ended_at or '?'} · {session.message_count} messages"
     )
+    click.echo(f"category: {session.category or 'uncategorized'}"
+               + (f" (tags: {', '.join(t['category'] + ('*' if t['source'] == 'user' else '') for t in tags)})" if tags else ""))  # fmt: skip
     if session.cwd:
         click.echo(f"cwd: {session.cwd}" + (f" (branch {session.git_branch})" if session.git_branch else ""))
     if session.parent_native_id:
         click.echo(f"parent session: {session.parent_native_id}")
+    for rel in relations:
+        click.echo(f"{rel['relation'].replace('_', ' ')}: {rel['session_id']}  {rel['title'] or ''}")
+    if digest.get("summary"):
+        click.echo()
+        for line in digest["summary"]:
+            click.echo(f"  {line}")
+    files = digest.get("entities", {}).get("files", [])
+    if files:
+        click.echo(f"  files: {', '.join(files[:10])}" + (" …" if len(files) > 10 else ""))
     click.echo()
     for m in messages:
         label = m.role if m.kind in ("prompt", "response") else f"{m.role} · {m.kind}" + (f" · {m.tool_name}" if m.tool_name else "")
@@ -266,6 +290,116 @@ def status(ctx: click.Context, json_: bool) -> None:
         click.echo(f"  {agent:14} {counts['sessions']:6} sessions {counts['messages']:8} messages")
     if data["disabled"]:
         click.echo("smriti is disabled (SMRITI_DISABLE=1)")
+
+
+@cli.command("categorize")
+@click.option("all_", "--all", is_flag=True, help="Re-categorize every session from scratch.")
+@click.option("session_ids", "--session", "-s", multiple=True, help="Only this session (repeatable).")
+@click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def categorize_cmd(ctx: click.Context, all_: bool, session_ids: tuple[str, ...], json_: bool) -> None:
+    """Categorize and distill sessions (ingest already does this for new ones).
+
+    Without options, only sessions not categorized yet or categorized with other rules (a changed
+    team config) are redone. A tag you set with `smriti tag` always wins.
+
+    \b
+    Example:
+        smriti categorize
+        smriti categorize --all --json
+        smriti categorize --session 96f77bed
+    """
+    from smriti.enrich import categorize
+
+    app = _app(ctx)
+    rowids = [app.store.get_session(i).rowid for i in session_ids] if session_ids else None
+    result = categorize(app.store, rowids, all_=all_)
+    app.index.sync(app.store)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if json_:
+        emit_json(result.to_json())
+        return
+    click.echo(f"Categorized {result.sessions} sessions ({result.changed} changed).")
+    for cat, n in result.categories.items():
+        click.echo(f"  {cat:28} {n}")
+
+
+@cli.command()
+@click.argument("ident", metavar="ID")
+@click.argument("category")
+@click.option("json_", "--json", is_flag=True, help="Print the session's tags as JSON.")
+@click.pass_context
+def tag(ctx: click.Context, ident: str, category: str, json_: bool) -> None:
+    """Set a session's category by hand. Your tag always wins over the rules.
+
+    \b
+    Example:
+        smriti tag 96f77bed bug/fix
+    """
+    app = _app(ctx)
+    session = app.store.get_session(ident)
+    if not app.store.has_category(category):
+        known = ", ".join(r["id"] for r in app.store.category_rows())
+        raise click.BadParameter(f"unknown category {category!r}; known: {known}", param_hint="CATEGORY")
+    app.store.tag(session.rowid, category)
+    app.index.sync(app.store)
+    tags = app.store.session_tags(session.rowid)
+    if json_:
+        emit_json({"session_id": session.session_id, "category": category, "tags": tags})
+        return
+    click.echo(f"{session.session_id} is now {category}.")
+
+
+@cli.command()
+@click.argument("ident", metavar="ID")
+@click.argument("category", required=False)
+@click.option("json_", "--json", is_flag=True, help="Print the session's tags as JSON.")
+@click.pass_context
+def untag(ctx: click.Context, ident: str, category: str | None, json_: bool) -> None:
+    """Remove your tag from a session (all your tags without CATEGORY); the rules decide again.
+
+    \b
+    Example:
+        smriti untag 96f77bed bug/fix
+    """
+    app = _app(ctx)
+    session = app.store.get_session(ident)
+    removed = app.store.untag(session.rowid, category)
+    app.index.sync(app.store)
+    after = app.store.session_row(session.rowid).category
+    if json_:
+        emit_json({"session_id": session.session_id, "removed": removed, "category": after,
+                   "tags": app.store.session_tags(session.rowid)})  # fmt: skip
+        return
+    click.echo(f"Removed {', '.join(removed) or 'nothing'}; {session.session_id} is {after or 'uncategorized'}.")
+
+
+@cli.command()
+@click.option("json_", "--json", is_flag=True, help="Print the taxonomy as JSON.")
+@click.pass_context
+def categories(ctx: click.Context, json_: bool) -> None:
+    """List the categories with how many sessions each holds.
+
+    `sessions` counts sessions whose primary category it is; `tagged` counts every session
+    tagged with it (parents and secondary tags included).
+
+    \b
+    Example:
+        smriti categories --json
+    """
+    from smriti.enrich import Enricher
+
+    app = _app(ctx)
+    if not app.store.category_rows():
+        Enricher(app.store).settings_for_repo(None)  # the seeds, before any ingest
+    rows = app.store.category_rows()
+    if json_:
+        emit_json(rows)
+        return
+    for r in rows:
+        indent = "  " if r["parent"] else ""
+        click.echo(f"{indent}{r['id']:30} {r['sessions']:6} sessions {r['tagged']:6} tagged  {r['description']}")
 
 
 @cli.group(cls=SmritiGroup)

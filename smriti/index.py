@@ -26,7 +26,7 @@ import tantivy
 
 from smriti.store import IndexDoc, Store
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 TOKENIZER = "smriti_en"
 CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool output does not
 CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
@@ -55,7 +55,7 @@ def _schema() -> tantivy.Schema:
     b.add_integer_field("mid", stored=False, indexed=True, fast=True)
     b.add_integer_field("sid", stored=False, indexed=True, fast=True)
     b.add_integer_field("ts", stored=False, indexed=True, fast=True)
-    for name in ("agent", "project", "category", "role", "kind", "tier", "file"):
+    for name in ("agent", "project", "category", "role", "kind", "tier"):
         b.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
     return b.build()
 
@@ -87,7 +87,7 @@ class Filters:
     agents: tuple[str, ...] = ()
     projects: tuple[str, ...] | None = None  # None: any project; (): no project matched
     categories: tuple[str, ...] = ()
-    files: tuple[str, ...] = ()
+    sessions: tuple[int, ...] | None = None  # None: any session; (): none matched (e.g. --file)
     since: int | None = None  # epoch seconds
     exclude_sessions: tuple[int, ...] = ()
 
@@ -154,8 +154,6 @@ class Index:
             d.add_text("role", doc.role)
             d.add_text("kind", doc.kind)
             d.add_text("tier", "own")
-            for f in doc.files:
-                d.add_text("file", f)
             writer.add_document(d)
 
     def _commit(self, writer: tantivy.IndexWriter) -> None:
@@ -179,14 +177,19 @@ class Index:
                 writer = self._index.writer(WRITER_HEAP, 1)
                 message_ids = sorted({ref for _, op, ref in batch if op == "message"})
                 session_ids = sorted({ref for _, op, ref in batch if op == "session"})
+                digest_ids = sorted({ref for _, op, ref in batch if op == "digest"} - set(session_ids))
                 for mid in message_ids:
                     writer.delete_documents_by_term("mid", mid)
                 for sid in session_ids:
                     writer.delete_documents_by_term("sid", sid)
+                for sid in digest_ids:
+                    writer.delete_documents_by_term("mid", -sid)  # a session digest's document
                 for doc in store.index_docs_for_messages(message_ids):
                     if doc.session_rowid not in session_ids:
                         self._add(writer, doc)
                 for doc in store.index_docs_for_sessions(session_ids):
+                    self._add(writer, doc)
+                for doc in store.digest_docs([*session_ids, *digest_ids]):
                     self._add(writer, doc)
                 self._commit(writer)
                 # Only after the index commit: a crash in between replays the batch, and replaying
@@ -212,6 +215,8 @@ class Index:
                 n += 1
                 if progress and n % 5000 == 0:
                     progress(n, total)
+            for doc in store.digest_docs():
+                self._add(writer, doc)
             self._commit(writer)
             if upto:
                 store.outbox_done(upto[-1][0])
@@ -251,8 +256,12 @@ class Index:
             clauses.append((tantivy.Occur.Must, self._any_of("agent", filters.agents)))
         if filters.categories:
             clauses.append((tantivy.Occur.Must, self._any_of("category", filters.categories)))
-        if filters.files:
-            clauses.append((tantivy.Occur.Must, self._any_of("file", filters.files)))
+        if filters.sessions is not None:
+            if not filters.sessions:
+                return None
+            clauses.append(
+                (tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "sid", list(filters.sessions)))
+            )
         if filters.since is not None:
             clauses.append(
                 (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))

@@ -17,6 +17,7 @@ from typing import Any
 from smriti import project as projects
 from smriti.adapters import Adapter, Registry
 from smriti.config import NO_SAVE_MARKER, UserConfig
+from smriti.enrich import Enricher
 from smriti.errors import InvalidInput
 from smriti.index import Index
 from smriti.models import ParseResult, Problem, Session
@@ -141,6 +142,7 @@ def ingest(
     result = IngestResult()
     tasks = plan_sources(registry, config, agents or [], paths or [], result, known_project_roots(store))
     known = store.all_source_states()
+    enricher = Enricher(store)
     result.files_seen = len(tasks)
     done = 0
     for start in range(0, len(tasks), BATCH_SOURCES):
@@ -149,13 +151,20 @@ def ingest(
                 done += 1
                 if progress:
                     progress(done, len(tasks), str(path))
-                _ingest_source(store, adapter, path, known.get(str(path)), config, result)
+                _ingest_source(store, enricher, adapter, path, known.get(str(path)), config, result)
+    result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
     result.indexed = index.sync(store)
     return result
 
 
 def _ingest_source(
-    store: Store, adapter: Adapter, path: Path, known: SourceState | None, config: UserConfig, result: IngestResult
+    store: Store,
+    enricher: Enricher,
+    adapter: Adapter,
+    path: Path,
+    known: SourceState | None,
+    config: UserConfig,
+    result: IngestResult,
 ) -> None:
     spath = str(path)
     if config.excludes(spath):
@@ -191,7 +200,7 @@ def _ingest_source(
     for session in parsed.sessions:
         if session.native_id not in native_ids:
             native_ids.append(session.native_id)
-        _store_session(store, session, config, result)
+        _store_session(store, enricher, session, config, result)
     # An unreadable source (a directory named like a transcript, no permission) is not
     # remembered, so it is reported again until someone fixes it.
     if stat.S_ISREG(st.st_mode) and os.access(path, os.R_OK):
@@ -215,7 +224,7 @@ def _fingerprint(path: Path, st: os.stat_result) -> tuple[int, int]:
     return size + wal.st_size, max(mtime_ns, wal.st_mtime_ns)
 
 
-def _store_session(store: Store, session: Session, config: UserConfig, result: IngestResult) -> None:
+def _store_session(store: Store, enricher: Enricher, session: Session, config: UserConfig, result: IngestResult) -> None:
     if store.is_tombstoned(session.agent, session.native_id):
         return
     if any(m.kind == "prompt" and NO_SAVE_MARKER in m.text.lower() for m in session.messages):
@@ -234,3 +243,5 @@ def _store_session(store: Store, session: Session, config: UserConfig, result: I
     result.messages_updated += written.updated
     if written.added or written.updated or written.created:
         result.sessions_ingested += 1
+        # Categorize and distill now, in the same batch: appended messages are scored alone.
+        enricher.enrich(store.session_row(written.session_rowid), full=written.updated > 0)

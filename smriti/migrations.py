@@ -131,3 +131,62 @@ def m001_core(conn: apsw.Connection) -> None:
         ) without rowid;
         """
     )
+
+
+@migration
+def m002_categories_and_digests(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- The taxonomy: seeded categories plus those a team adds in .smriti/config.toml.
+        create table categories (
+            id text primary key,                  -- "bug" or "bug/fix"
+            parent text,
+            description text not null default '',
+            source text not null                  -- 'seed' | 'team'
+        ) without rowid;
+
+        -- Every category a session carries: the primary (rule or user), its parent and the
+        -- secondary tags. A user's tag always wins and survives re-categorization and re-ingest.
+        create table session_tags (
+            session integer not null references sessions(id) on delete cascade,
+            category text not null,
+            confidence real not null,
+            source text not null,                 -- 'rule' | 'user' | 'sync'
+            is_primary integer not null default 0,
+            primary key (session, category)
+        ) without rowid;
+        create index session_tags_category on session_tags(category);
+
+        -- What smriti distilled from a session (no LLM): title, summary lines, entities, and the
+        -- saved per-category score totals that let appended messages be scored alone.
+        create table digests (
+            session integer primary key references sessions(id) on delete cascade,
+            title text not null,
+            summary text not null,                -- JSON list of lines
+            entities text not null,               -- JSON object (files, commands, errors, ...)
+            confidence real not null,
+            scores text not null,                 -- JSON {category: total}
+            settings text not null,               -- fingerprint of the settings the scores used
+            scored_messages integer not null,     -- highest message id folded into `scores`
+            updated_at text not null
+        );
+
+        -- Files a session touched (from its tool calls), for `--file` filters.
+        create table session_files (
+            session integer not null references sessions(id) on delete cascade,
+            path text not null,
+            primary key (session, path)
+        ) without rowid;
+        create index session_files_path on session_files(path);
+
+        -- A newer session covering the same ground as an older one (same project and category).
+        create table session_relations (
+            session integer not null references sessions(id) on delete cascade,
+            other integer not null references sessions(id) on delete cascade,
+            relation text not null,               -- 'supersedes' | 'related'
+            score real not null,
+            primary key (session, other)
+        ) without rowid;
+        create index session_relations_other on session_relations(other);
+        """
+    )

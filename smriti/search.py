@@ -104,7 +104,7 @@ def search(
         agents=agents,
         projects=project_keys(store, project),
         categories=category_filter(store, category),
-        files=files,
+        sessions=tuple(store.sessions_touching(files)) if files else None,
         since=parse_since(since),
     )
     terms = index.analyze(query)
@@ -121,7 +121,8 @@ def search(
     scored.sort(key=lambda t: (-t[0], t[1]))
     top = scored[:limit]
     sessions = store.sessions_by_rowid(sid for _, sid, _ in top)
-    texts = store.message_texts(best.message_rowid for _, _, best in top)
+    texts = store.message_texts(best.message_rowid for _, _, best in top if best.message_rowid > 0)
+    texts.update({-sid: store.digest_text(sid) for _, sid, best in top if best.message_rowid < 0})
     seqs = store.message_seqs(best.message_rowid for _, _, best in top)
     out = []
     for score, sid, best in top:

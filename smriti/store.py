@@ -75,7 +75,7 @@ class SessionRow:
     project_name: str | None
     cwd: str | None
     git_branch: str | None
-    title: str | None
+    agent_title: str | None  # the title the agent stored (user-set or the agent's own summary)
     started_at: str | None
     ended_at: str | None
     models: list[str]
@@ -83,6 +83,12 @@ class SessionRow:
     parent_native_id: str | None
     category: str | None
     message_count: int
+    digest_title: str | None = None  # smriti's, distilled from the first real request
+
+    @property
+    def title(self) -> str | None:
+        """What a person sees: the agent's title when it has one, else smriti's distilled one."""
+        return self.agent_title or self.digest_title
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,15 +156,21 @@ class IndexDoc:
 
 _SESSION_COLS = (
     "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
-    "ended_at, models, source_paths, parent_native_id, category, message_count"
+    "ended_at, models, source_paths, parent_native_id, category, message_count, "
+    "(select d.title from digests d where d.session = sessions.id)"
 )
 
 
 def _session_row(r: tuple) -> SessionRow:
     return SessionRow(
         r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-        json.loads(r[11]), json.loads(r[12]), r[13], r[14], r[15],
+        json.loads(r[11]), json.loads(r[12]), r[13], r[14], r[15], r[16],
     )  # fmt: skip
+
+
+def _like_escape(text: str) -> str:
+    """`text` as a literal inside a LIKE pattern that uses `escape '\\'`."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _merge_list(old: list[str], new: Iterable[str]) -> list[str]:
@@ -355,15 +367,19 @@ class Store:
             is not None
         )
 
+    def session_row(self, rowid: int) -> SessionRow:
+        return self.sessions_by_rowid([rowid])[rowid]
+
     def get_session(self, ident: str) -> SessionRow:
-        """A session by smriti id (or a unique prefix of one) or by the agent's native id."""
+        """A session by smriti id or the agent's native id, or a unique prefix of either."""
         rows = self.conn.execute(
             f"select {_SESSION_COLS} from sessions where session_id = ? or native_id = ?", (ident, ident)
         ).fetchall()
         if not rows and len(ident) >= 4:
             rows = self.conn.execute(
-                f"select {_SESSION_COLS} from sessions where session_id like ? escape '\\' limit 3",
-                (ident.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%",),
+                f"select {_SESSION_COLS} from sessions where session_id like ? escape '\\' "
+                "or native_id like ? escape '\\' limit 3",
+                (_like_escape(ident) + "%", _like_escape(ident) + "%"),
             ).fetchall()
         if not rows:
             raise NotFound(f"no session {ident!r}: see `smriti sessions` for ids")
@@ -383,9 +399,17 @@ class Store:
         }
 
     def list_sessions(
-        self, agent: str | None = None, projects: list[str] | None = None, limit: int = 20
+        self,
+        agent: str | None = None,
+        projects: list[str] | None = None,
+        limit: int = 20,
+        categories: tuple[str, ...] = (),
     ) -> list[SessionRow]:
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
+        if categories:
+            where.append(f"category in ({','.join('?' * len(categories))})")
+            args.extend(categories)
         if agent:
             where.append("agent = ?")
             args.append(agent)
@@ -452,7 +476,217 @@ class Store:
         ]
         return keys
 
-    # ---- ingest state ---------------------------------------------------------------------
+    # ---- categories, tags, digests ---------------------------------------------------------
+
+    def sync_categories(self, categories: Iterable[tuple[str, str | None, str, str]]) -> None:
+        """Make the stored taxonomy hold these (id, parent, description, source) rows."""
+        with self.conn:
+            for cid, parent, description, source in categories:
+                self.conn.execute(
+                    "insert into categories (id, parent, description, source) values (?,?,?,?) "
+                    "on conflict (id) do update set parent = excluded.parent, description = excluded.description, "
+                    "source = case when categories.source = 'seed' then 'seed' else excluded.source end",
+                    (cid, parent, description, source),
+                )
+
+    def category_rows(self) -> list[dict[str, Any]]:
+        """The taxonomy with counts: sessions whose primary category it is, and sessions tagged."""
+        rows = self.conn.execute(
+            "select c.id, c.parent, c.description, c.source, "
+            "(select count(*) from sessions s where s.category = c.id), "
+            "(select count(*) from session_tags t where t.category = c.id) "
+            "from categories c order by c.id"
+        )
+        return [
+            {"id": r[0], "parent": r[1], "description": r[2], "source": r[3], "sessions": r[4], "tagged": r[5]}
+            for r in rows
+        ]
+
+    def has_category(self, category: str) -> bool:
+        return self.conn.execute("select 1 from categories where id = ?", (category,)).fetchone() is not None
+
+    def user_primary(self, session_rowid: int) -> str | None:
+        row = self.conn.execute(
+            "select category from session_tags where session = ? and source = 'user' and is_primary = 1",
+            (session_rowid,),
+        ).fetchone()
+        return row[0] if row else None
+
+    def set_rule_tags(self, session_rowid: int, tags: list[tuple[str, float]], primary: str) -> bool:
+        """Replace a session's rule tags; the primary is the user's tag when there is one.
+
+        Returns True when the session's primary category changed (the index then re-labels it).
+        """
+        with self.conn:
+            self.conn.execute("delete from session_tags where session = ? and source = 'rule'", (session_rowid,))
+            user = self.user_primary(session_rowid)
+            for category, confidence in tags:
+                self.conn.execute(
+                    "insert into session_tags (session, category, confidence, source, is_primary) values (?,?,?,?,?) "
+                    "on conflict (session, category) do nothing",
+                    (session_rowid, category, confidence, "rule", int(user is None and category == primary)),
+                )
+            return self._set_primary(session_rowid, user or primary)
+
+    def _set_primary(self, session_rowid: int, category: str) -> bool:
+        old = self.conn.execute("select category from sessions where id = ?", (session_rowid,)).fetchone()
+        if old is None or old[0] == category:
+            return False
+        self.conn.execute("update sessions set category = ? where id = ?", (category, session_rowid))
+        self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
+        return True
+
+    def tag(self, session_rowid: int, category: str) -> None:
+        """A user's tag: it becomes the primary category and wins over every rule."""
+        with self.conn:
+            self.conn.execute("update session_tags set is_primary = 0 where session = ?", (session_rowid,))
+            self.conn.execute(
+                "insert into session_tags (session, category, confidence, source, is_primary) values (?,?,1.0,'user',1) "
+                "on conflict (session, category) do update set source = 'user', confidence = 1.0, is_primary = 1",
+                (session_rowid, category),
+            )
+            self._set_primary(session_rowid, category)
+
+    def untag(self, session_rowid: int, category: str | None = None) -> list[str]:
+        """Remove a user's tag (or all of them); the rules' primary category takes over again."""
+        with self.conn:
+            where, args = "session = ? and source = 'user'", [session_rowid]
+            if category:
+                where += " and category = ?"
+                args.append(category)
+            removed = [c for (c,) in self.conn.execute(f"select category from session_tags where {where}", args)]
+            self.conn.execute(f"delete from session_tags where {where}", args)
+            if self.user_primary(session_rowid) is None:
+                rule = self.conn.execute(
+                    "select category from session_tags where session = ? and source = 'rule' "
+                    "order by is_primary desc, confidence desc limit 1",
+                    (session_rowid,),
+                ).fetchone()
+                primary = self.conn.execute(
+                    "select category from session_tags where session = ? and is_primary = 1", (session_rowid,)
+                ).fetchone()
+                self._set_primary(session_rowid, (primary or rule or ("uncategorized",))[0])
+            return removed
+
+    def session_tags(self, session_rowid: int) -> list[dict[str, Any]]:
+        return [
+            {"category": c, "confidence": round(conf, 3), "source": src, "primary": bool(p)}
+            for c, conf, src, p in self.conn.execute(
+                "select category, confidence, source, is_primary from session_tags where session = ? "
+                "order by is_primary desc, confidence desc, category",
+                (session_rowid,),
+            )
+        ]
+
+    def get_digest(self, session_rowid: int) -> dict[str, Any] | None:
+        r = self.conn.execute(
+            "select title, summary, entities, confidence, scores, settings, scored_messages from digests where session = ?",
+            (session_rowid,),
+        ).fetchone()
+        if r is None:
+            return None
+        return {
+            "title": r[0], "summary": json.loads(r[1]), "entities": json.loads(r[2]), "confidence": r[3],
+            "scores": json.loads(r[4]), "settings": r[5], "scored_messages": r[6],
+        }  # fmt: skip
+
+    def save_digest(
+        self, session_rowid: int, *, title: str, summary: list[str], entities: dict[str, Any], confidence: float,
+        scores: dict[str, float], settings: str, scored_messages: int, files: Iterable[str],
+    ) -> None:  # fmt: skip
+        with self.conn:
+            old = self.conn.execute(
+                "select title, summary, entities from digests where session = ?", (session_rowid,)
+            ).fetchone()
+            new = (title, json.dumps(summary, ensure_ascii=False), json.dumps(entities, ensure_ascii=False))
+            self.conn.execute(
+                "insert or replace into digests (session, title, summary, entities, confidence, scores, settings, "
+                "scored_messages, updated_at) values (?,?,?,?,?,?,?,?,?)",
+                (session_rowid, *new, confidence, json.dumps(scores), settings, scored_messages, utc_now()),
+            )
+            self.conn.execute("delete from session_files where session = ?", (session_rowid,))
+            self.conn.executemany(
+                "insert or ignore into session_files (session, path) values (?, ?)",
+                [(session_rowid, f) for f in files],
+            )
+            if old is None or tuple(old) != new:
+                self.conn.execute("insert into outbox (op, ref) values ('digest', ?)", (session_rowid,))
+
+    def digest_text(self, session_rowid: int) -> str:
+        digest = self.get_digest(session_rowid)
+        return "" if digest is None else " ".join([digest["title"], *digest["summary"]])
+
+    def message_rows_after(self, session_rowid: int, after_id: int) -> list[MessageRow]:
+        return [m for m in self.messages(session_rowid) if m.rowid > after_id]
+
+    def sessions_touching(self, paths: Iterable[str]) -> list[int]:
+        """Sessions whose tool calls touched any of these files (a path or its trailing part)."""
+        out: set[int] = set()
+        for p in paths:
+            p = p.strip().removeprefix("./")
+            out.update(
+                sid
+                for (sid,) in self.conn.execute(
+                    "select session from session_files where path = ? or path like ? escape '\\'",
+                    (p, "%/" + _like_escape(p)),
+                )
+            )
+        return sorted(out)
+
+    def relation_candidates(self, session_rowid: int, project: str | None, category: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Older sessions of the same project and category, with their digests, newest first."""
+        if not project or category == "uncategorized":
+            return []
+        rows = self.conn.execute(
+            "select s.id, s.session_id, coalesce(s.ended_at, s.started_at), d.title, d.entities "
+            "from sessions s join digests d on d.session = s.id "
+            "where s.project = ? and s.category = ? and s.id != ? "
+            "order by coalesce(s.ended_at, s.started_at) desc limit ?",
+            (project, category, session_rowid, limit),
+        )
+        return [
+            {"rowid": r[0], "session_id": r[1], "time": r[2], "title": r[3], "entities": json.loads(r[4])} for r in rows
+        ]
+
+    def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
+        with self.conn:
+            self.conn.execute("delete from session_relations where session = ?", (session_rowid,))
+            self.conn.executemany(
+                "insert or replace into session_relations (session, other, relation, score) values (?,?,?,?)",
+                [(session_rowid, other, rel, score) for other, rel, score in relations],
+            )
+
+    def relations(self, session_rowid: int) -> list[dict[str, Any]]:
+        """Both directions: what this session supersedes or relates to, and what supersedes it."""
+        out = []
+        for other, rel, score, direction in self.conn.execute(
+            "select r.other, r.relation, r.score, 'out' from session_relations r where r.session = ? "
+            "union all select r.session, r.relation, r.score, 'in' from session_relations r where r.other = ?",
+            (session_rowid, session_rowid),
+        ):
+            row = self.sessions_by_rowid([other]).get(other)
+            if row is None:
+                continue
+            name = rel if direction == "out" else ("superseded_by" if rel == "supersedes" else "related")
+            out.append({"relation": name, "session_id": row.session_id, "title": row.title, "score": round(score, 3)})
+        return out
+
+    def superseded_sessions(self) -> set[int]:
+        return {o for (o,) in self.conn.execute("select other from session_relations where relation = 'supersedes'")}
+
+    def sessions_needing_categories(self, settings: str, all_: bool) -> list[int]:
+        if all_:
+            return [r for (r,) in self.conn.execute("select id from sessions order by id")]
+        return [
+            r
+            for (r,) in self.conn.execute(
+                "select s.id from sessions s left join digests d on d.session = s.id "
+                "where d.session is null or d.settings != ? order by s.id",
+                (settings,),
+            )
+        ]
+
+        # ---- ingest state ---------------------------------------------------------------------
 
     def source_state(self, path: str) -> SourceState | None:
         r = self.conn.execute(
@@ -518,6 +752,25 @@ class Store:
             args,
         ):
             yield IndexDoc(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]) if r[9] else [])
+
+    def digest_docs(self, session_rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
+        """One document per session digest (title, summary, entities), keyed by -session rowid."""
+        ids = None if session_rowids is None else sorted(set(session_rowids))
+        chunks = [None] if ids is None else [ids[i : i + 500] for i in range(0, len(ids), 500)]
+        for chunk in chunks:
+            where = "1" if chunk is None else f"d.session in ({','.join('?' * len(chunk))})"
+            for r in self.conn.execute(
+                "select d.session, d.title, d.summary, d.entities, s.agent, s.project, s.category, "
+                "coalesce(s.ended_at, s.started_at) from digests d join sessions s on s.id = d.session "
+                f"where {where}",
+                chunk or [],
+            ):
+                entities = json.loads(r[3])
+                text = "\n".join(
+                    [r[1], *json.loads(r[2]), *entities.get("files", []), *entities.get("errors", []),
+                     *(lib.get("text", "") for lib in entities.get("libraries", [])), *entities.get("commands", [])]
+                )  # fmt: skip
+                yield IndexDoc(-r[0], r[0], text, "system", "digest", r[7], r[4], r[5], r[6], entities.get("files", []))
 
     def count_indexable(self) -> int:
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))

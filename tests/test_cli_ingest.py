@@ -73,7 +73,8 @@ def test_sessions_and_show(runner) -> None:
 def test_status_counts(runner) -> None:
     invoke_json(runner, "ingest", "--path", EX)
     st = invoke_json(runner, "status")
-    assert (st["sessions"], st["messages"], st["pending_index"], st["index_docs"]) == (3, 25, 0, 25)
+    # one document per message and one per session digest (title, summary, entities)
+    assert (st["sessions"], st["messages"], st["pending_index"], st["index_docs"]) == (3, 25, 0, 28)
     assert st["agents"]["claude-code"]["sessions"] == 3
 
 

@@ -1,0 +1,147 @@
+"""Categorize and distill stored sessions: the glue between the pure engine and the store.
+
+Runs at ingest for every session that changed (incrementally: appended messages are scored
+alone and folded into the saved per-category totals) and on demand (`smriti categorize`). It
+writes the digest (title, summary, entities), the rule tags (a user's tag always wins), the
+files a session touched, and its relations to older sessions of the same project and category.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rapidfuzz import fuzz
+
+from smriti import distill
+from smriti import project as projects
+from smriti.categorize import CategoryResult, add_scores, decide, score_messages
+from smriti.errors import ConfigError
+from smriti.knowledge import clean_title
+from smriti.models import Message
+from smriti.store import MessageRow, SessionRow, Store
+from smriti.taxonomy import Settings, default_settings, load_team_categories
+
+# A newer session "supersedes" an older one of the same project and category when their titles
+# and touched files say they cover the same ground; "related" when they overlap less.
+SUPERSEDE_AT = 0.75
+RELATED_AT = 0.5
+TITLE_WEIGHT, FILES_WEIGHT = 0.6, 0.4
+MAX_RELATIONS = 5
+
+
+def _message(row: MessageRow) -> Message:
+    return Message(role=row.role, text=row.text, kind=row.kind, key=str(row.rowid), timestamp=row.timestamp,
+                   tool_name=row.tool_name, tool_input=row.tool_input, files=tuple(row.files),
+                   sidechain=row.sidechain)  # fmt: skip
+
+
+@dataclass
+class Enricher:
+    store: Store
+    warnings: list[str] = field(default_factory=list)
+    _settings: dict[str, Settings] = field(default_factory=dict)
+    _synced: set[str] = field(default_factory=set)
+
+    def settings_for(self, session: SessionRow) -> Settings:
+        """The team's categories for the session's repo (`<root>/.smriti/config.toml`), else the seeds."""
+        proj = projects.resolve(session.cwd) if session.cwd else None
+        return self.settings_for_repo(proj.root if proj else None)
+
+    def settings_for_repo(self, root: str | None) -> Settings:
+        config = Path(root) / ".smriti" / "config.toml" if root else None
+        key = str(config) if config and config.is_file() else ""
+        if key not in self._settings:
+            try:
+                self._settings[key] = load_team_categories(config) if key else default_settings()
+            except ConfigError as exc:
+                # A teammate's broken config must not stop anyone's ingest: seeds, and say so.
+                self.warnings.append(f"{exc} (using the built-in categories)")
+                self._settings[key] = default_settings()
+        settings = self._settings[key]
+        if settings.fingerprint not in self._synced:
+            self.store.sync_categories((c.id, c.parent, c.description, c.source) for c in settings.categories)
+            self._synced.add(settings.fingerprint)
+        return settings
+
+    def enrich(self, session: SessionRow, *, full: bool = False) -> CategoryResult:
+        settings = self.settings_for(session)
+        rows = self.store.messages(session.rowid)
+        digest = self.store.get_digest(session.rowid)
+        messages = [_message(r) for r in rows]
+        if digest and not full and digest["settings"] == settings.fingerprint:
+            new = [_message(r) for r in rows if r.rowid > digest["scored_messages"]]
+            scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
+        else:
+            scores = score_messages(messages, settings)
+        result = decide(scores, settings)
+        entities = distill.entities(messages)
+        # The agent's own title (one the user set, or the agent's summary of the session) reads
+        # better than any extract; the first real request is the fallback.
+        title = clean_title(session.agent_title or "", limit=distill.TITLE_MAX) or distill.title(messages)
+        self.store.save_digest(
+            session.rowid,
+            title=title,
+            summary=distill.summary(messages),
+            entities=entities.to_dict(),
+            confidence=result.confidence,
+            scores=scores,
+            settings=settings.fingerprint,
+            scored_messages=max((r.rowid for r in rows), default=0),
+            files=entities.files,
+        )
+        tags = [(result.category, result.confidence)]
+        if result.parent != result.category:
+            tags.append((result.parent, result.confidence))
+        tags.extend((t.id, t.confidence) for t in result.tags if t.id not in {c for c, _ in tags})
+        self.store.set_rule_tags(session.rowid, tags, result.category)
+        self._relate(session, title, entities.files)
+        return result
+
+    def _relate(self, session: SessionRow, title: str, files: tuple[str, ...]) -> None:
+        current = self.store.session_row(session.rowid)  # its category may have just changed
+        when = current.ended_at or current.started_at or ""
+        mine = set(files)
+        relations = []
+        for other in self.store.relation_candidates(current.rowid, current.project, current.category or ""):
+            if (other["time"] or "") > when:
+                continue  # the newer session records the relation, pointing back
+            theirs = set(other["entities"].get("files", []))
+            overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
+            title_sim = fuzz.token_set_ratio(title, other["title"]) / 100
+            score = TITLE_WEIGHT * title_sim + FILES_WEIGHT * overlap if mine and theirs else title_sim * 0.9
+            if score >= RELATED_AT:
+                relations.append((other["rowid"], "supersedes" if score >= SUPERSEDE_AT else "related", score))
+        relations.sort(key=lambda r: -r[2])
+        self.store.save_relations(current.rowid, relations[:MAX_RELATIONS])
+
+
+@dataclass(frozen=True)
+class CategorizeResult:
+    sessions: int
+    changed: int
+    categories: dict[str, int]
+    warnings: list[str]
+
+    def to_json(self) -> dict:
+        return {"sessions": self.sessions, "changed": self.changed, "categories": self.categories, "warnings": self.warnings}
+
+
+def categorize(store: Store, session_rowids: list[int] | None = None, *, all_: bool = False) -> CategorizeResult:
+    """Re-run categorization and distillation: for the given sessions, or for every session whose
+    digest is missing or was made with other settings (`all_`: every session, from scratch)."""
+    enricher = Enricher(store)
+    if session_rowids is None:
+        fingerprint = default_settings().fingerprint
+        session_rowids = store.sessions_needing_categories(fingerprint, all_)
+    before = {r.rowid: r.category for r in store.sessions_by_rowid(session_rowids).values()}
+    counts: dict[str, int] = {}
+    changed = 0
+    for start in range(0, len(session_rowids), 200):
+        with store.batch():
+            for rowid in session_rowids[start : start + 200]:
+                enricher.enrich(store.session_row(rowid), full=True)
+                after = store.session_row(rowid).category or "uncategorized"
+                counts[after] = counts.get(after, 0) + 1
+                changed += after != (before.get(rowid) or "uncategorized")
+    return CategorizeResult(len(session_rowids), changed, dict(sorted(counts.items())), list(dict.fromkeys(enricher.warnings)))
