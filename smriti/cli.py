@@ -402,6 +402,219 @@ def categories(ctx: click.Context, json_: bool) -> None:
         click.echo(f"{indent}{r['id']:30} {r['sessions']:6} sessions {r['tagged']:6} tagged  {r['description']}")
 
 
+def _repo(path: Path | None) -> Path:
+    from smriti.gitrepo import repo_root
+
+    return repo_root(path)
+
+
+@cli.command()
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The git repo (default: the one around the current directory).")
+@click.option("json_", "--json", is_flag=True, help="Print what was created as JSON.")
+def init(repo: Path | None, json_: bool) -> None:
+    """Set up a team repo for sharing: .smriti/ (config, knowledge/, README) and .gitattributes.
+
+    Safe to run again: it only creates what is missing.
+
+    \b
+    Example:
+        smriti init
+        smriti init --repo ~/src/payments-api
+    """
+    from smriti.initrepo import init_repo
+
+    result = init_repo(_repo(repo))
+    if json_:
+        emit_json(result)
+        return
+    if result["created"]:
+        click.echo("Created " + ", ".join(result["created"]) + f" in {result['repo']}.")
+        click.echo("Commit them, then `smriti share` what is worth keeping.")
+    else:
+        click.echo(f"{result['repo']} is already set up.")
+
+
+@cli.command()
+@click.option("session_ids", "--session", "-s", multiple=True, help="Share this session (repeatable).")
+@click.option("--project", "-P", help="Sessions of this project (default: the repo's own project).")
+@click.option("--category", "-c", help="Only this category (a parent matches its children).")
+@click.option("--since", help="Only sessions since a date (2026-11-01) or a span (7d, 2w).")
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The team repo (default: the one around the current directory).")
+@click.option("--dry-run", is_flag=True, help="Show what would be written; write nothing.")
+@click.option("--refresh", is_flag=True, help="Overwrite files a person edited (on purpose).")
+@click.option("--transcript", type=click.Choice(["condensed", "full", "none"]), help="How much conversation to include (default: the team config, else condensed).")
+@click.option("supersedes", "--supersedes", multiple=True, help="Item id this share replaces (with one --session).")
+@click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def share(ctx: click.Context, session_ids: tuple[str, ...], project: str | None, category: str | None,
+          since: str | None, repo: Path | None, dry_run: bool, refresh: bool, transcript: str | None,
+          supersedes: tuple[str, ...], json_: bool) -> None:  # fmt: skip
+    """Write sessions worth keeping as redacted knowledge files in the repo's .smriti/knowledge/.
+
+    Without --session, shares this repo's categorized sessions (the team config's categories).
+    Secrets, e-mail addresses and home paths are redacted first; an item where anything still
+    looks secret is skipped with the reason. Commit the files and open a pull request.
+
+    \b
+    Example:
+        smriti share --session 96f77bed
+        smriti share --category bug --since 7d --dry-run
+    """
+    from smriti.share import share as run_share
+
+    app = _app(ctx)
+    result = run_share(app.store, _repo(repo), session_ids=session_ids, project=project, category=category,
+                       since=since, dry_run=dry_run, refresh=refresh, transcript=transcript,
+                       supersedes=supersedes)  # fmt: skip
+    if json_:
+        emit_json(result.to_json())
+    else:
+        verb = "Would write" if dry_run else "Wrote"
+        for path in result.written:
+            click.echo(f"{verb} {path}")
+        click.echo(f"{len(result.written)} written, {result.unchanged} unchanged, {len(result.skipped)} skipped.")
+        for skip in result.skipped:
+            click.echo(f"skipped {skip['id']}: {skip['reason']}", err=True)
+        for p in result.proposed_supersedes:
+            click.echo(f"hint: {p['id']} may supersede {p['supersedes']}: {p['hint']}", err=True)
+
+
+@cli.command()
+@click.argument("item_id", metavar="ID")
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The team repo.")
+@click.option("json_", "--json", is_flag=True, help="Print what was removed as JSON.")
+@click.pass_context
+def unshare(ctx: click.Context, item_id: str, repo: Path | None, json_: bool) -> None:
+    """Remove a shared item's file (commit the deletion to withdraw it from the team).
+
+    \b
+    Example:
+        smriti unshare 3f9a2c1e5b7d4a60
+    """
+    from smriti.share import unshare as run_unshare
+
+    result = run_unshare(_app(ctx).store, _repo(repo), item_id)
+    if json_:
+        emit_json(result)
+        return
+    click.echo(f"Removed {', '.join(result['removed'])}; commit the deletion to withdraw it.")
+
+
+@cli.command()
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The team repo.")
+@click.option("--ref", help="Import from this branch or commit instead of the default branch.")
+@click.option("--worktree", is_flag=True, help="Import the files on disk (unreviewed drafts too).")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing (for git hooks).")
+@click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
+@click.pass_context
+def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool, quiet: bool, json_: bool) -> None:
+    """Import the team's reviewed knowledge (the default branch's .smriti/knowledge/).
+
+    New, edited, moved and removed files are applied by item id; broken or hostile files are
+    rejected with a reason and the rest is imported.
+
+    \b
+    Example:
+        smriti sync
+        smriti sync --ref origin/release --json
+    """
+    from smriti.sync import sync as run_sync
+
+    if ref and worktree:
+        raise click.UsageError("--ref and --worktree exclude each other")
+    app = _app(ctx)
+    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree)
+    app.index.sync(app.store)
+    if json_:
+        emit_json(result.to_json())
+    elif not quiet:
+        click.echo(f"{result.imported} imported, {result.updated} updated, {result.removed} removed, "
+                   f"{result.unchanged} unchanged from {result.ref}.")  # fmt: skip
+        for r in result.rejected:
+            click.echo(f"rejected {r['path']}: {r['reason']}", err=True)
+
+
+@cli.command()
+@click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
+@click.option("json_", "--json", is_flag=True, help="Print files and problems as JSON.")
+@click.pass_context
+def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
+    """Validate a .smriti/ folder: schema, safe paths, unique ids, sizes, config and secrets.
+
+    PATH is a repo, its .smriti/ folder or single files (default: the repo around the current
+    directory). Exit 1 when there are problems; a person's edit of an item is not one.
+
+    \b
+    Example:
+        smriti check
+        smriti check .smriti/knowledge/bug/fix/2026-11-20-fix-pool-3f9a2c1e.md --json
+    """
+    from smriti.check import check as run_check
+
+    result = run_check(list(targets))
+    if json_:
+        emit_json(result.to_json())
+    else:
+        for p in result.problems:
+            where = f"{p['path']}:{p['line']}" if p["line"] else p["path"]
+            click.echo(f"{where}: {p['rule']}: {p['message']}")
+        for w in result.warnings:
+            where = f"{w['path']}:{w['line']}" if w["line"] else w["path"]
+            click.echo(f"{where}: warning: {w['rule']}: {w['message']}", err=True)
+        click.echo(f"{result.files} files checked, {len(result.problems)} problems.", err=True)
+    if result.problems:
+        ctx.exit(1)
+
+
+@cli.group(cls=SmritiGroup)
+def hooks() -> None:
+    """Wire smriti into agents and git (recording, recall, background sync)."""
+
+
+@hooks.command("install")
+@click.option("--git", "git_", is_flag=True, help="Add post-merge/post-checkout git hooks that run `smriti sync`.")
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git.")
+@click.option("json_", "--json", is_flag=True, help="Print what changed as JSON.")
+def hooks_install(git_: bool, repo: Path | None, json_: bool) -> None:
+    """Install hooks. With --git: sync the team's knowledge after every merge and checkout.
+
+    \b
+    Example:
+        smriti hooks install --git
+    """
+    from smriti.initrepo import install_git_hooks
+
+    if not git_:
+        raise click.UsageError("agent hooks arrive in a later version; use --git for the git hooks")
+    result = install_git_hooks(_repo(repo))
+    if json_:
+        emit_json(result)
+        return
+    click.echo("Installed " + (", ".join(result["installed"]) or "nothing (already installed)") + ".")
+
+
+@hooks.command("uninstall")
+@click.option("--git", "git_", is_flag=True, help="Remove smriti's git hooks (other hook content stays).")
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git.")
+@click.option("json_", "--json", is_flag=True, help="Print what changed as JSON.")
+def hooks_uninstall(git_: bool, repo: Path | None, json_: bool) -> None:
+    """Remove hooks smriti installed.
+
+    \b
+    Example:
+        smriti hooks uninstall --git
+    """
+    from smriti.initrepo import uninstall_git_hooks
+
+    if not git_:
+        raise click.UsageError("agent hooks arrive in a later version; use --git for the git hooks")
+    result = uninstall_git_hooks(_repo(repo))
+    if json_:
+        emit_json(result)
+        return
+    click.echo("Removed smriti from " + (", ".join(result["removed"]) or "nothing (not installed)") + ".")
+
+
 @cli.group(cls=SmritiGroup)
 def index() -> None:
     """Manage the search index (derived from the store; always safe to rebuild)."""

@@ -26,7 +26,7 @@ import tantivy
 
 from smriti.store import IndexDoc, Store
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 TOKENIZER = "smriti_en"
 CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool output does not
 CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
@@ -54,8 +54,9 @@ def _schema() -> tantivy.Schema:
     b.add_text_field("text", stored=False, tokenizer_name=TOKENIZER, index_option="freq")
     b.add_integer_field("mid", stored=False, indexed=True, fast=True)
     b.add_integer_field("sid", stored=False, indexed=True, fast=True)
+    b.add_integer_field("kid", stored=False, indexed=True, fast=True)  # knowledge item row, else 0
     b.add_integer_field("ts", stored=False, indexed=True, fast=True)
-    for name in ("agent", "project", "category", "role", "kind", "tier"):
+    for name in ("agent", "project", "category", "role", "kind", "tier", "status"):
         b.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
     return b.build()
 
@@ -78,8 +79,9 @@ def chunks(text: str) -> list[str]:
 @dataclass(frozen=True)
 class Hit:
     score: float
-    message_rowid: int
+    message_rowid: int  # > 0 a message, < 0 the digest of session -message_rowid, 0 a knowledge item
     session_rowid: int
+    knowledge_rowid: int = 0
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ class Filters:
     sessions: tuple[int, ...] | None = None  # None: any session; (): none matched (e.g. --file)
     since: int | None = None  # epoch seconds
     exclude_sessions: tuple[int, ...] = ()
+    tiers: tuple[str, ...] = ()  # "own" (sessions), "team" (knowledge items); () both
+    statuses: tuple[str, ...] = ()  # knowledge status; () any
 
 
 class Index:
@@ -147,13 +151,15 @@ class Index:
             d.add_text("text", piece)
             d.add_integer("mid", doc.message_rowid)
             d.add_integer("sid", doc.session_rowid)
+            d.add_integer("kid", doc.knowledge_rowid)
             d.add_integer("ts", epoch_seconds(doc.timestamp))
             d.add_text("agent", doc.agent)
             d.add_text("project", doc.project or "")
             d.add_text("category", doc.category or "uncategorized")
             d.add_text("role", doc.role)
             d.add_text("kind", doc.kind)
-            d.add_text("tier", "own")
+            d.add_text("tier", "team" if doc.knowledge_rowid else "own")
+            d.add_text("status", doc.status)
             writer.add_document(d)
 
     def _commit(self, writer: tantivy.IndexWriter) -> None:
@@ -178,6 +184,9 @@ class Index:
                 message_ids = sorted({ref for _, op, ref in batch if op == "message"})
                 session_ids = sorted({ref for _, op, ref in batch if op == "session"})
                 digest_ids = sorted({ref for _, op, ref in batch if op == "digest"} - set(session_ids))
+                knowledge_ids = sorted({ref for _, op, ref in batch if op == "knowledge"})
+                for kid in knowledge_ids:
+                    writer.delete_documents_by_term("kid", kid)
                 for mid in message_ids:
                     writer.delete_documents_by_term("mid", mid)
                 for sid in session_ids:
@@ -190,6 +199,8 @@ class Index:
                 for doc in store.index_docs_for_sessions(session_ids):
                     self._add(writer, doc)
                 for doc in store.digest_docs([*session_ids, *digest_ids]):
+                    self._add(writer, doc)
+                for doc in store.knowledge_docs(knowledge_ids):
                     self._add(writer, doc)
                 self._commit(writer)
                 # Only after the index commit: a crash in between replays the batch, and replaying
@@ -215,7 +226,7 @@ class Index:
                 n += 1
                 if progress and n % 5000 == 0:
                     progress(n, total)
-            for doc in store.digest_docs():
+            for doc in [*store.digest_docs(), *store.knowledge_docs()]:
                 self._add(writer, doc)
             self._commit(writer)
             if upto:
@@ -266,6 +277,10 @@ class Index:
             clauses.append(
                 (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))
             )
+        if filters.tiers:
+            clauses.append((tantivy.Occur.Must, self._any_of("tier", filters.tiers)))
+        if filters.statuses:
+            clauses.append((tantivy.Occur.Must, self._any_of("status", filters.statuses)))
         for sid in filters.exclude_sessions:
             clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
         return tantivy.Query.boolean_query(clauses)
@@ -281,7 +296,10 @@ class Index:
         addrs = [addr for _, addr in result.hits]
         mids = searcher.fast_field_values("mid", addrs)
         sids = searcher.fast_field_values("sid", addrs)
-        return [Hit(score, m, s) for (score, _), m, s in zip(result.hits, mids, sids) if m is not None]
+        kids = searcher.fast_field_values("kid", addrs)
+        return [
+            Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None
+        ]
 
     def num_docs(self) -> int:
         return self._index.searcher().num_docs

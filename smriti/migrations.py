@@ -190,3 +190,58 @@ def m002_categories_and_digests(conn: apsw.Connection) -> None:
         create index session_relations_other on session_relations(other);
         """
     )
+
+
+@migration
+def m003_knowledge(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- Knowledge items: imported by sync from a repo's reviewed .smriti/knowledge/ files, or
+        -- written by this user's share. One row per item id: one's own share synced back is the
+        -- same item, never a duplicate.
+        create table knowledge (
+            id integer primary key,
+            item_id text not null unique,         -- the 16-hex id in the frontmatter
+            title text not null,
+            category text not null,
+            tags text not null,                   -- JSON list
+            project text,                         -- as the file says
+            agent text,
+            session text,                         -- the agent's session id it came from
+            author text,
+            created text not null,
+            shared text,
+            files text not null,                  -- JSON list
+            status text not null,                 -- active | superseded | withdrawn
+            supersedes text not null,             -- JSON list of item ids
+            content_hash text,
+            body text not null,
+            origin text not null,                 -- 'sync' | 'share'
+            repo text,                            -- the repo's project key
+            path text,                            -- where the file was, relative to the repo root
+            blob text,                            -- git blob sha (sync) or sha256 of the bytes written
+            updated_at text not null
+        );
+        create index knowledge_repo on knowledge(repo);
+
+        -- What this user shared, per repo: the file it wrote and the bytes' hash, so a re-share
+        -- knows the item and a reviewer's edit (of any field) is never overwritten.
+        create table shares (
+            item_id text not null,
+            repo text not null,
+            path text not null,
+            session integer,
+            file_sha text not null,
+            status text not null,                 -- 'shared' | 'withdrawn'
+            shared_at text not null,
+            primary key (item_id, repo)
+        ) without rowid;
+
+        create table sync_state (
+            repo text primary key,
+            ref text not null,
+            commit_sha text,
+            synced_at text not null
+        ) without rowid;
+        """
+    )

@@ -106,6 +106,7 @@ def search(
         categories=category_filter(store, category),
         sessions=tuple(store.sessions_touching(files)) if files else None,
         since=parse_since(since),
+        tiers=("own",),
     )
     terms = index.analyze(query)
     hits = index.search(query, filters, limit=max(limit * CANDIDATES_PER_RESULT, 100))

@@ -140,7 +140,8 @@ class MessageRow:
 
 @dataclass(frozen=True)
 class IndexDoc:
-    """What the index needs of one message: joined from the message and its session."""
+    """What the index needs of one document: a message (joined with its session), a session's
+    digest (message_rowid = -session rowid) or a knowledge item (knowledge_rowid set)."""
 
     message_rowid: int
     session_rowid: int
@@ -152,6 +153,8 @@ class IndexDoc:
     project: str | None
     category: str | None
     files: list[str]
+    knowledge_rowid: int = 0
+    status: str = "active"
 
 
 _SESSION_COLS = (
@@ -166,6 +169,15 @@ def _session_row(r: tuple) -> SessionRow:
         r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
         json.loads(r[11]), json.loads(r[12]), r[13], r[14], r[15], r[16],
     )  # fmt: skip
+
+
+def _knowledge_dict(r: tuple) -> dict[str, Any]:
+    return {
+        "id": r[0], "title": r[1], "category": r[2], "tags": json.loads(r[3]), "project": r[4], "agent": r[5],
+        "session": r[6], "author": r[7], "created": r[8], "shared": r[9], "files": json.loads(r[10]),
+        "status": r[11], "supersedes": json.loads(r[12]), "content_hash": r[13], "body": r[14], "origin": r[15],
+        "repo": r[16], "path": r[17], "rowid": r[18],
+    }  # fmt: skip
 
 
 def _like_escape(text: str) -> str:
@@ -685,6 +697,137 @@ class Store:
                 (settings,),
             )
         ]
+
+        # ---- knowledge items -------------------------------------------------------------------
+
+    def knowledge_blobs(self, repo: str) -> dict[str, tuple[str, str]]:
+        """item id → (path, blob) of the items a repo's last sync imported."""
+        return {
+            r[0]: (r[1], r[2])
+            for r in self.conn.execute(
+                "select item_id, path, blob from knowledge where repo = ? and origin = 'sync'", (repo,)
+            )
+        }
+
+    def upsert_knowledge(self, item: Any, *, origin: str, repo: str | None, path: str | None, blob: str) -> str:
+        """Insert or update one item; returns 'imported', 'updated' or 'unchanged'."""
+        row = self.conn.execute(
+            "select id, blob, path, origin, content_hash, body, title, category from knowledge where item_id = ?",
+            (item.id,),
+        ).fetchone()
+        values = (
+            item.title, item.category, json.dumps(list(item.tags)), item.project, item.agent, item.session,
+            item.author, item.created, item.shared, json.dumps(list(item.files)), item.status,
+            json.dumps(list(item.supersedes)), item.content_hash, item.body, origin, repo, path, blob, utc_now(),
+        )  # fmt: skip
+        with self.conn:
+            if row is None:
+                rowid = self.conn.execute(
+                    "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
+                    "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at) "
+                    "values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                    (item.id, *values),
+                ).fetchone()[0]
+                self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
+                return "imported"
+            if (row[1], row[2], row[3]) == (blob, path, origin):
+                return "unchanged"
+            self.conn.execute(
+                "update knowledge set title = ?, category = ?, tags = ?, project = ?, agent = ?, session = ?, "
+                "author = ?, created = ?, shared = ?, files = ?, status = ?, supersedes = ?, content_hash = ?, "
+                "body = ?, origin = ?, repo = ?, path = ?, blob = ?, updated_at = ? where id = ?",
+                (*values, row[0]),
+            )
+            self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (row[0],))
+            return "updated"
+
+    def move_knowledge(self, item_id: str, path: str) -> None:
+        with self.conn:
+            self.conn.execute("update knowledge set path = ?, updated_at = ? where item_id = ?", (path, utc_now(), item_id))
+
+    def remove_knowledge(self, item_ids: Iterable[str]) -> int:
+        n = 0
+        with self.conn:
+            for item_id in item_ids:
+                row = self.conn.execute("select id from knowledge where item_id = ?", (item_id,)).fetchone()
+                if row:
+                    self.conn.execute("delete from knowledge where id = ?", (row[0],))
+                    self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (row[0],))
+                    n += 1
+        return n
+
+    def knowledge_item(self, item_id: str) -> dict[str, Any] | None:
+        rows = self.conn.execute(
+            "select item_id, title, category, tags, project, agent, session, author, created, shared, files, status, "
+            "supersedes, content_hash, body, origin, repo, path, id from knowledge where item_id = ? or item_id like ?",
+            (item_id, _like_escape(item_id) + "%" if len(item_id) >= 4 else item_id),
+        ).fetchall()
+        if len(rows) != 1:
+            return None
+        return _knowledge_dict(rows[0])
+
+    def knowledge_by_rowid(self, rowids: Iterable[int]) -> dict[int, dict[str, Any]]:
+        ids = list(set(rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return {
+            r[18]: _knowledge_dict(r)
+            for r in self.conn.execute(
+                "select item_id, title, category, tags, project, agent, session, author, created, shared, files, "
+                f"status, supersedes, content_hash, body, origin, repo, path, id from knowledge where id in ({marks})",
+                ids,
+            )
+        }
+
+    def superseded_item_ids(self) -> set[str]:
+        """Items that an active item names in its `supersedes`, plus those marked superseded."""
+        out = {i for (i,) in self.conn.execute("select item_id from knowledge where status != 'active'")}
+        for (sup,) in self.conn.execute("select supersedes from knowledge where status = 'active' and supersedes != '[]'"):
+            out.update(json.loads(sup))
+        return out
+
+    def knowledge_docs(self, rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
+        """Index documents for knowledge items: title, tags, files and body; `message_rowid` 0."""
+        ids = None if rowids is None else sorted(set(rowids))
+        chunks = [None] if ids is None else [ids[i : i + 500] for i in range(0, len(ids), 500)]
+        for chunk in chunks:
+            where = "1" if chunk is None else f"id in ({','.join('?' * len(chunk))})"
+            for r in self.conn.execute(
+                f"select id, title, tags, files, body, category, agent, repo, created, status from knowledge where {where}",
+                chunk or [],
+            ):
+                text = "\n".join([r[1], " ".join(json.loads(r[2])), " ".join(json.loads(r[3])), r[4]])
+                yield IndexDoc(0, 0, text, "system", "knowledge", r[8], r[6] or "", r[7], r[5], [], knowledge_rowid=r[0],
+                               status=r[9])  # fmt: skip
+
+    def record_share(self, item_id: str, repo: str, path: str, session_rowid: int | None, file_sha: str, status: str = "shared") -> None:
+        with self.conn:
+            self.conn.execute(
+                "insert or replace into shares (item_id, repo, path, session, file_sha, status, shared_at) "
+                "values (?,?,?,?,?,?,?)",
+                (item_id, repo, path, session_rowid, file_sha, status, utc_now()),
+            )
+
+    def share_record(self, item_id: str, repo: str) -> dict[str, Any] | None:
+        r = self.conn.execute(
+            "select path, session, file_sha, status, shared_at from shares where item_id = ? and repo = ?", (item_id, repo)
+        ).fetchone()
+        return None if r is None else {"path": r[0], "session": r[1], "file_sha": r[2], "status": r[3], "shared_at": r[4]}
+
+    def sync_state(self, repo: str) -> dict[str, Any] | None:
+        r = self.conn.execute("select ref, commit_sha, synced_at from sync_state where repo = ?", (repo,)).fetchone()
+        return None if r is None else {"ref": r[0], "commit": r[1], "synced_at": r[2]}
+
+    def save_sync_state(self, repo: str, ref: str, commit: str | None) -> None:
+        with self.conn:
+            self.conn.execute(
+                "insert or replace into sync_state (repo, ref, commit_sha, synced_at) values (?,?,?,?)",
+                (repo, ref, commit, utc_now()),
+            )
+
+    def knowledge_count(self) -> int:
+        return self.conn.execute("select count(*) from knowledge").fetchone()[0]
 
         # ---- ingest state ---------------------------------------------------------------------
 

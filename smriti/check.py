@@ -1,0 +1,117 @@
+"""`smriti check`: guard a repo's `.smriti/` folder in CI and pre-commit.
+
+Schema and types (the strict reader), safe paths (no symlinks, only `.md` files with safe names
+under `knowledge/`), unique ids, size limits, a valid team config, and the same secret scanner
+that share runs. A person's edit of an item is not a problem.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from smriti import knowledge, redact
+from smriti.errors import ConfigError, InvalidInput
+from smriti.gitrepo import repo_root
+from smriti.teamconfig import load_team_config
+
+SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.md")
+
+
+@dataclass
+class CheckResult:
+    files: int = 0
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, path: str, line: int | None, rule: str, message: str) -> None:
+        self.problems.append({"path": path, "line": line, "rule": rule, "message": message})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"files": self.files, "problems": self.problems, "warnings": self.warnings}
+
+
+def _smriti_dir(target: Path) -> tuple[Path, Path]:
+    """(repo root, the .smriti folder) for a repo, its .smriti folder, or anything inside it."""
+    target = target.resolve()
+    for cand in (target, *target.parents):
+        if cand.name == ".smriti":
+            return cand.parent, cand
+        if (cand / ".smriti").is_dir():
+            return cand, cand / ".smriti"
+    root = repo_root(target)
+    return root, root / ".smriti"
+
+
+def check(targets: list[Path]) -> CheckResult:
+    result = CheckResult()
+    targets = targets or [Path.cwd()]
+    for target in targets:
+        if not target.exists() and not target.is_symlink():
+            raise InvalidInput(f"{target} does not exist")
+        root, smriti_dir = _smriti_dir(target if target.is_dir() else target.parent)
+        try:
+            team = load_team_config(root)
+            settings = team.redact_settings
+            if team.raw and "categorize" in team.raw:
+                from smriti.taxonomy import load_team_categories
+
+                load_team_categories(team.path)
+        except ConfigError as exc:
+            result.add(str(smriti_dir / "config.toml"), None, "config", str(exc))
+            settings = redact.default_settings()
+        files = [target] if target.is_file() or target.is_symlink() and not target.is_dir() else _knowledge_files(smriti_dir)
+        seen: dict[str, str] = {}
+        for path in files:
+            _check_file(path, root, settings, seen, result)
+    return result
+
+
+def _knowledge_files(smriti_dir: Path) -> list[Path]:
+    base = smriti_dir / "knowledge"
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.rglob("*") if (p.is_file() or p.is_symlink()) and p.name != ".gitkeep")
+
+
+def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[str, str], result: CheckResult) -> None:
+    try:
+        shown = str(path.relative_to(root))
+    except ValueError:
+        shown = str(path)
+    result.files += 1
+    if path.is_symlink():
+        result.add(shown, None, "symlink", "knowledge files must be regular files, not symlinks")
+        return
+    if path.suffix != ".md":
+        result.add(shown, None, "not-markdown", "only .md knowledge files belong in .smriti/knowledge/")
+        return
+    if not SAFE_NAME.fullmatch(path.name):
+        result.add(shown, None, "unsafe-name", "file names use letters, digits, '.', '_' and '-' only")
+    if path.stat().st_size > knowledge.MAX_FILE_BYTES:
+        result.add(shown, None, "too-large", f"over the {knowledge.MAX_FILE_BYTES // 1024} KB limit")
+        return
+    data = path.read_bytes()
+    try:
+        parsed = knowledge.parse_report(data, path=shown)
+    except knowledge.KnowledgeError as exc:
+        result.add(shown, exc.line, exc.rule, exc.message)
+        return
+    for w in parsed.warnings:
+        result.warnings.append({"path": shown, "line": w.line, "rule": w.rule, "message": w.message})
+    item = parsed.item
+    if item.id in seen:
+        result.add(shown, None, "duplicate-id", f"id {item.id} is also used by {seen[item.id]}")
+    else:
+        seen[item.id] = shown
+    for finding in redact.scan(data.decode("utf-8", "replace"), settings):
+        if finding.is_error:
+            result.add(shown, finding.line, "scan-error", finding.describe())
+        else:
+            result.add(
+                shown, finding.line, f"secret:{finding.kind}",
+                f"looks like a {finding.kind} ({finding.rule}); remove it, or if it is not a secret add its "
+                f"fingerprint {finding.fingerprint} to [redact] allow in .smriti/config.toml",
+            )  # fmt: skip

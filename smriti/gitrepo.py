@@ -1,0 +1,106 @@
+"""The few git operations sharing needs, through the `git` command (no library): find the repo,
+its default branch, and read committed files without touching the working tree."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from smriti.errors import InvalidInput, SmritiError
+
+KNOWLEDGE_DIR = ".smriti/knowledge"
+
+
+def _git(root: Path, *args: str, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+    try:
+        proc = subprocess.run(["git", "-C", str(root), *args], input=input, capture_output=True, timeout=120)
+    except FileNotFoundError:
+        raise SmritiError("git is not installed (or not on PATH); sharing needs it") from None
+    if check and proc.returncode != 0:
+        raise SmritiError(f"git {' '.join(args[:2])} failed: {proc.stderr.decode(errors='replace').strip()}")
+    return proc
+
+
+def repo_root(start: Path | None = None) -> Path:
+    """The git work tree around `start` (default: the current directory)."""
+    start = (start or Path.cwd()).resolve()
+    if not start.exists():
+        raise InvalidInput(f"{start} does not exist")
+    proc = _git(start if start.is_dir() else start.parent, "rev-parse", "--show-toplevel", check=False)
+    if proc.returncode != 0:
+        raise InvalidInput(f"{start} is not inside a git repository (smriti shares knowledge through one)")
+    return Path(proc.stdout.decode().strip())
+
+
+def default_ref(root: Path) -> str:
+    """The team's default branch: origin/HEAD's target, else `main` (local), else `origin/main`."""
+    proc = _git(root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD", check=False)
+    if proc.returncode == 0:
+        return proc.stdout.decode().strip().removeprefix("refs/remotes/")
+    for ref in ("main", "origin/main"):
+        if _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False).returncode == 0:
+            return ref
+    raise InvalidInput(
+        f"{root} has no origin/HEAD and no main branch: pass --ref BRANCH (or --worktree to read the files on disk)"
+    )
+
+
+def resolve_commit(root: Path, ref: str) -> str:
+    proc = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+    if proc.returncode != 0:
+        raise InvalidInput(f"no such ref {ref!r} in {root}")
+    return proc.stdout.decode().strip()
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    mode: str
+    kind: str  # blob, tree, commit
+    sha: str
+    size: int | None
+    path: str  # relative to the repo root
+
+
+def knowledge_tree(root: Path, commit: str) -> list[TreeEntry]:
+    """Every entry under .smriti/knowledge at a commit (with blob sizes, read before any content)."""
+    proc = _git(root, "ls-tree", "-r", "-z", "--long", "--full-tree", commit, "--", KNOWLEDGE_DIR)
+    out = []
+    for record in proc.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition(b"\t")
+        mode, kind, sha, size = meta.decode().split()
+        out.append(TreeEntry(mode, kind, sha, int(size) if size.isdigit() else None, path.decode("utf-8", "replace")))
+    return out
+
+
+def read_blobs(root: Path, shas: list[str]) -> dict[str, bytes]:
+    """Contents of many blobs in one `git cat-file --batch` call."""
+    if not shas:
+        return {}
+    proc = _git(root, "cat-file", "--batch", input=("\n".join(shas) + "\n").encode())
+    data, pos, out = proc.stdout, 0, {}
+    for sha in shas:
+        header_end = data.index(b"\n", pos)
+        header = data[pos:header_end].split()
+        if len(header) < 3 or header[1] == b"missing":
+            pos = header_end + 1
+            continue
+        size = int(header[2])
+        start = header_end + 1
+        out[sha] = data[start : start + size]
+        pos = start + size + 1
+    return out
+
+
+def user_name(root: Path) -> str | None:
+    proc = _git(root, "config", "user.name", check=False)
+    name = proc.stdout.decode(errors="replace").strip()
+    return name or None
+
+
+def hooks_dir(root: Path) -> Path:
+    proc = _git(root, "rev-parse", "--git-path", "hooks")
+    path = Path(proc.stdout.decode().strip())
+    return path if path.is_absolute() else root / path

@@ -1,0 +1,125 @@
+"""`smriti init` and the git hooks that keep a teammate's store in sync. Idempotent."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from smriti.gitrepo import hooks_dir
+from smriti.teamconfig import TEMPLATE
+
+GITATTRIBUTES_LINES = (
+    "# smriti: knowledge files are text with LF endings on every platform",
+    ".smriti/** text eol=lf",
+)
+README = """\
+# .smriti — what our coding agents learned
+
+Each file in `knowledge/` is one item a teammate shared with `smriti share`: a title, a summary,
+the files involved and a condensed conversation, redacted before it was written. Review these
+files like code. Edit them freely: a person's edit is kept (smriti never overwrites it) and
+becomes the version everyone's agents recall after `smriti sync`. Delete a file to withdraw it.
+
+Only what is merged on the default branch reaches teammates. `smriti check` (in CI and
+pre-commit) validates the files and scans them for secrets; `config.toml` holds the team's
+settings (categories to share, categorization rules, redaction patterns, allow-listed findings).
+"""
+
+HOOK_MARK_BEGIN = "# >>> smriti sync >>>"
+HOOK_MARK_END = "# <<< smriti sync <<<"
+GIT_HOOKS = ("post-merge", "post-checkout")
+
+
+def init_repo(root: Path) -> dict[str, Any]:
+    """Create .smriti/ (config, knowledge/, README) and the .gitattributes lines; report what changed."""
+    created: list[str] = []
+    smriti_dir = root / ".smriti"
+    for folder in (smriti_dir, smriti_dir / "knowledge"):
+        if not folder.is_dir():
+            folder.mkdir(parents=True)
+            created.append(str(folder.relative_to(root)) + "/")
+    for path, text in ((smriti_dir / "config.toml", TEMPLATE), (smriti_dir / "README.md", README),
+                       (smriti_dir / "knowledge" / ".gitkeep", "")):  # fmt: skip
+        if not path.exists():
+            path.write_bytes(text.encode())
+            created.append(str(path.relative_to(root)))
+    attributes = root / ".gitattributes"
+    current = attributes.read_text(encoding="utf-8") if attributes.exists() else ""
+    missing = [line for line in GITATTRIBUTES_LINES if line not in current.splitlines()]
+    if missing:
+        prefix = "" if not current or current.endswith("\n") else "\n"
+        attributes.write_bytes((current + prefix + "\n".join(missing) + "\n").encode())
+        created.append(".gitattributes")
+    return {"repo": str(root), "created": created}
+
+
+def _smriti_command() -> str:
+    """The absolute path of this smriti, so hooks work without the shell's PATH."""
+    exe = shutil.which("smriti")
+    if exe:
+        return shlex.quote(os.path.abspath(exe))
+    return f"{shlex.quote(sys.executable)} -m smriti"
+
+
+def _hook_block(root: Path) -> str:
+    cmd = _smriti_command()
+    return (
+        f"{HOOK_MARK_BEGIN}\n"
+        "# Import the team's reviewed knowledge after a merge or checkout, in the background.\n"
+        f"( {cmd} sync --repo {shlex.quote(str(root))} --quiet >/dev/null 2>&1 & ) || true\n"
+        f"{HOOK_MARK_END}\n"
+    )
+
+
+def install_git_hooks(root: Path) -> dict[str, Any]:
+    directory = hooks_dir(root)
+    directory.mkdir(parents=True, exist_ok=True)
+    changed = []
+    for name in GIT_HOOKS:
+        path = directory / name
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        block = _hook_block(root)
+        if block in current:
+            continue
+        stripped = _remove_block(current)
+        text = (stripped or "#!/bin/sh\n")
+        if not text.endswith("\n"):
+            text += "\n"
+        text += block
+        path.write_text(text, encoding="utf-8")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        changed.append(str(path))
+    return {"installed": changed, "hooks": [str(directory / n) for n in GIT_HOOKS]}
+
+
+def uninstall_git_hooks(root: Path) -> dict[str, Any]:
+    directory = hooks_dir(root)
+    changed = []
+    for name in GIT_HOOKS:
+        path = directory / name
+        if not path.exists():
+            continue
+        current = path.read_text(encoding="utf-8")
+        stripped = _remove_block(current)
+        if stripped == current:
+            continue
+        if stripped.strip() in ("", "#!/bin/sh"):
+            path.unlink()
+        else:
+            path.write_text(stripped, encoding="utf-8")
+        changed.append(str(path))
+    return {"removed": changed}
+
+
+def _remove_block(text: str) -> str:
+    start = text.find(HOOK_MARK_BEGIN)
+    if start == -1:
+        return text
+    end = text.find(HOOK_MARK_END, start)
+    end = len(text) if end == -1 else end + len(HOOK_MARK_END) + 1
+    return text[:start] + text[end:]

@@ -1,0 +1,313 @@
+"""Share: turn stored sessions into redacted knowledge files in a repo's `.smriti/knowledge/`.
+
+One file per item at `knowledge/<category>/<date>-<slug>-<id8>.md`, fixed at first share; an item
+is found again by its id wherever a reviewer moved it. Re-sharing unchanged content changes no
+byte; a file a person edited is never overwritten unless `refresh`. Everything written passes
+redaction first and an item with a residual finding is skipped with the reason (fail closed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from smriti import knowledge, redact
+from smriti import project as projects
+from smriti.errors import InvalidInput, SmritiError
+from smriti.gitrepo import KNOWLEDGE_DIR, user_name
+from smriti.knowledge import KnowledgeError, KnowledgeItem
+from smriti.search import category_filter, parse_since, project_keys
+from smriti.store import MessageRow, SessionRow, Store
+from smriti.teamconfig import TeamConfig, load_team_config
+
+MAX_MESSAGE_CHARS = 4000  # per message in a condensed transcript: knowledge files stay small
+MAX_BODY_CHARS = 200_000  # under knowledge.MAX_FILE_BYTES with room for the frontmatter
+PROPOSE_SUPERSEDE_AT = 85  # rapidfuzz token_set_ratio of titles, same project and category
+_ID_LINE = re.compile(rb'^id:\s*"?([0-9a-f]{16})"?\s*$', re.MULTILINE)
+
+
+@dataclass
+class ShareResult:
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    proposed_supersedes: list[dict[str, Any]] = field(default_factory=list)
+    dry_run: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "written": self.written,
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+            "proposed_supersedes": self.proposed_supersedes,
+            "dry_run": self.dry_run,
+        }
+
+
+def fence(text: str) -> str:
+    """A code fence longer than any backtick run inside `text`, so the text cannot close it."""
+    longest = max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def render_body(title: str, summary: list[str], files: list[str], messages: list[MessageRow], transcript: str) -> str:
+    parts = [f"# {title}", ""]
+    if summary:
+        parts += ["## Summary", "", *(f"- {line}" for line in summary), ""]
+    if files:
+        parts += ["## Files", "", *(f"- `{f}`" for f in files[:50]), ""]
+    if transcript != "none":
+        parts += ["## Conversation", ""]
+        for m in messages:
+            if m.sidechain or m.kind == "injected_context":
+                continue
+            if m.kind in ("prompt", "response", "summary"):
+                who = "user" if m.role == "user" else "assistant"
+                text = m.text.strip()
+                if transcript == "condensed" and len(text) > MAX_MESSAGE_CHARS:
+                    text = text[:MAX_MESSAGE_CHARS] + f"… [{len(m.text) - MAX_MESSAGE_CHARS} more characters]"
+                parts += [f"**{who}**: {text}", ""]
+            elif m.kind == "tool_call":
+                parts += [f"> tool: {_one_line(m.text)}", ""]
+            elif m.kind == "tool_result":
+                lines = m.text.count("\n") + 1 if m.text.strip() else 0
+                if transcript == "full":
+                    f = fence(m.text)
+                    parts += [f"{f}text", m.text.rstrip("\n"), f, ""]
+                else:
+                    parts += [f"> output: {lines} line{'s' if lines != 1 else ''}" + (" (error)" if m.text.startswith("[error]") else ""), ""]
+    body = "\n".join(parts).rstrip("\n") + "\n"
+    if len(body) > MAX_BODY_CHARS:
+        body = body[:MAX_BODY_CHARS].rsplit("\n", 1)[0] + "\n\n… [transcript cut to fit the file size limit]\n"
+    return body
+
+
+def _relative_files(files: list[str], session: SessionRow) -> list[str]:
+    proj = projects.resolve(session.cwd) if session.cwd else None
+    bases = [b.rstrip("/") + "/" for b in (proj.root if proj else None, session.cwd) if b]
+    out = []
+    for f in files:
+        for base in bases:
+            if f.startswith(base):
+                f = f[len(base) :]
+                break
+        if f not in out:
+            out.append(f)
+    return out
+
+
+def existing_items(repo: Path) -> dict[str, Path]:
+    """Item id → file, for every knowledge file in the working tree (wherever it was moved)."""
+    out: dict[str, Path] = {}
+    base = repo / KNOWLEDGE_DIR
+    if not base.is_dir():
+        return out
+    for path in sorted(base.rglob("*.md")):
+        if path.is_symlink() or not path.is_file():
+            continue
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(2048)
+        except OSError:
+            continue
+        m = _ID_LINE.search(head)
+        if m:
+            out.setdefault(m.group(1).decode(), path)
+    return out
+
+
+def _safe_target(repo: Path, rel: PurePosixPath) -> Path:
+    """The absolute path for a knowledge file, refusing anything that escapes through a symlink."""
+    target = repo / ".smriti" / Path(*rel.parts)
+    base = (repo / ".smriti").resolve()
+    probe = repo / ".smriti"
+    for part in rel.parts[:-1]:
+        probe = probe / part
+        if probe.is_symlink():
+            raise SmritiError(f"refusing to write through the symlink {probe}")
+    if base not in target.parent.resolve().parents and target.parent.resolve() != base:
+        raise SmritiError(f"refusing to write outside {base}: {target}")
+    return target
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".smriti-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def select_sessions(store: Store, repo: Path, team: TeamConfig, *, session_ids: tuple[str, ...], project: str | None,
+                    category: str | None, since: str | None) -> list[SessionRow]:  # fmt: skip
+    if session_ids:
+        return [store.get_session(i) for i in session_ids]
+    if project:
+        keys = project_keys(store, project) or ()
+    else:
+        here = projects.resolve(str(repo))
+        keys = (here.key,) if here else ()
+    cats: tuple[str, ...] = ()
+    if category:
+        cats = category_filter(store, category) or (category,)
+    elif team.share_categories:
+        cats = tuple(c for want in team.share_categories for c in (category_filter(store, want) or (want,)))
+    rows = store.list_sessions(projects=list(keys), limit=1_000_000, categories=cats)
+    cutoff = parse_since(since)
+    out = []
+    for row in rows:
+        if row.parent_native_id:
+            continue  # subagent and fork sessions are shared through their parent
+        if not category and (row.category or "uncategorized") == "uncategorized":
+            continue
+        if cutoff is not None:
+            started = row.started_at or ""
+            if not started or datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp() < cutoff:
+                continue
+        out.append(row)
+    return sorted(out, key=lambda r: (r.started_at or "", r.session_id))
+
+
+def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), project: str | None = None,
+          category: str | None = None, since: str | None = None, dry_run: bool = False, refresh: bool = False,
+          transcript: str | None = None, supersedes: tuple[str, ...] = (), now: datetime | None = None) -> ShareResult:  # fmt: skip
+    team = load_team_config(repo)
+    transcript = transcript or team.transcript
+    settings = team.redact_settings
+    author = user_name(repo) or os.environ.get("USER") or None
+    repo_key = (projects.resolve(str(repo)) or projects.Project(str(repo), repo.name)).key
+    found = existing_items(repo)
+    result = ShareResult(dry_run=dry_run)
+    stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if supersedes and len(session_ids) != 1:
+        raise InvalidInput("--supersedes names what ONE shared item replaces: use it with a single --session")
+    for session in select_sessions(store, repo, team, session_ids=session_ids, project=project, category=category, since=since):
+        try:
+            outcome = _share_one(store, repo, repo_key, session, settings, transcript, author, found, refresh, dry_run,
+                                 stamp, supersedes)  # fmt: skip
+        except (KnowledgeError, SmritiError) as exc:
+            result.skipped.append({"id": session.session_id, "reason": str(exc)})
+            continue
+        kind, detail = outcome
+        if kind == "written":
+            result.written.append(detail)
+        elif kind == "unchanged":
+            result.unchanged += 1
+        else:
+            result.skipped.append({"id": session.session_id, "reason": detail})
+    result.proposed_supersedes = _propose_supersedes(store, repo, found)
+    return result
+
+
+def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, settings: redact.Settings, transcript: str,
+               author: str | None, found: dict[str, Path], refresh: bool, dry_run: bool, stamp: str,
+               supersedes: tuple[str, ...]) -> tuple[str, str]:  # fmt: skip
+    digest = store.get_digest(session.rowid) or {}
+    messages = store.messages(session.rowid)
+    title = knowledge.clean_title(session.title or digest.get("title") or "Untitled session", limit=120)
+    files = _relative_files(list(digest.get("entities", {}).get("files", [])), session)
+    body = render_body(title, list(digest.get("summary", [])), files, messages, transcript)
+    # Redact every field that leaves the machine, then refuse on anything that still looks secret.
+    red_title, red_body = redact.redact(title, settings), redact.redact(body, settings)
+    red_files = [redact.redact(f, settings) for f in files]
+    problems = [*red_title.problems(), *red_body.problems(), *(p for r in red_files for p in r.problems())]
+    if problems:
+        return "skipped", "; ".join(problems)
+    category = session.category or "uncategorized"
+    tags = [t["category"] for t in store.session_tags(session.rowid)] or [category]
+    item_id = knowledge.new_item_id(session.agent, session.native_id)
+    existing_path = found.get(item_id)
+    existing: KnowledgeItem | None = None
+    if existing_path is not None:
+        current = existing_path.read_bytes()
+        existing = knowledge.parse(current, path=str(existing_path))
+        record = store.share_record(item_id, repo_key)
+        touched = knowledge.edited(existing) or (record is not None and record["file_sha"] != _sha(current))
+        if touched and not refresh:
+            return "skipped", f"{existing_path.relative_to(repo)} was edited by a person; --refresh overwrites it"
+    item = knowledge.new_item(
+        id=item_id, title=red_title.text, category=category, body=red_body.text,
+        created=existing.created if existing else (session.started_at or stamp),
+        shared=existing.shared if existing and existing.shared else stamp,
+        agent=session.agent, session=session.native_id, tags=tags, project=session.project_name, author=author,
+        files=[r.text for r in red_files], supersedes=supersedes or (existing.supersedes if existing else ()),
+    )  # fmt: skip
+    data = knowledge.render_bytes(item)
+    if existing_path is not None:
+        if data == existing_path.read_bytes():
+            return "unchanged", str(existing_path.relative_to(repo))
+        # Content changed since it was shared: keep the reviewer's location, stamp a new share time.
+        data = knowledge.render_bytes(replace(item, shared=stamp))
+        target = existing_path
+    else:
+        rel = knowledge.item_path(item)
+        target = _safe_target(repo, PurePosixPath(*rel.parts))
+        if target.exists():
+            raise SmritiError(f"{target.relative_to(repo)} already exists and holds another item")
+    rel_target = str(target.relative_to(repo))
+    if not dry_run:
+        _safe_target(repo, PurePosixPath(*target.relative_to(repo / ".smriti").parts))
+        _atomic_write(target, data)
+        store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data))
+    return "written", rel_target
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _propose_supersedes(store: Store, repo: Path, found: dict[str, Path]) -> list[dict[str, Any]]:
+    """Pairs of shared items in the same category whose titles say they cover the same ground."""
+    items = []
+    for item_id, path in found.items():
+        try:
+            item = knowledge.parse(path.read_bytes(), path=str(path))
+        except (OSError, KnowledgeError):
+            continue
+        if item.status == "active":
+            items.append(item)
+    out = []
+    items.sort(key=lambda i: i.created)
+    for i, newer in enumerate(items):
+        for older in items[:i]:
+            if older.category != newer.category or older.id in newer.supersedes:
+                continue
+            score = fuzz.token_set_ratio(newer.title, older.title)
+            if score >= PROPOSE_SUPERSEDE_AT:
+                out.append({"id": newer.id, "supersedes": older.id, "score": round(score / 100, 3),
+                            "hint": f"smriti share --session {newer.session} --supersedes {older.id}"})  # fmt: skip
+    return out
+
+
+def unshare(store: Store, repo: Path, item_id: str) -> dict[str, Any]:
+    """Remove an item's file and record that it was withdrawn."""
+    found = existing_items(repo)
+    matches = [i for i in found if i == item_id or (len(item_id) >= 4 and i.startswith(item_id))]
+    if not matches:
+        raise InvalidInput(f"no knowledge file with id {item_id!r} under {repo / KNOWLEDGE_DIR}")
+    if len(matches) > 1:
+        raise InvalidInput(f"{item_id!r} is ambiguous: {', '.join(matches)}")
+    path = found[matches[0]]
+    rel = str(path.relative_to(repo))
+    path.unlink()
+    repo_key = (projects.resolve(str(repo)) or projects.Project(str(repo), repo.name)).key
+    record = store.share_record(matches[0], repo_key)
+    store.record_share(matches[0], repo_key, rel, record["session"] if record else None, "", status="withdrawn")
+    return {"removed": [rel], "id": matches[0]}

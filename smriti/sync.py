@@ -1,0 +1,154 @@
+"""Sync: import the knowledge committed on a repo's default branch into the local store.
+
+Only reviewed knowledge reaches recall: by default the files are read from the default branch's
+commit (its `origin/HEAD`, else `main`) through git, never from the working tree (`--worktree`
+and `--ref` choose otherwise on purpose). Items are matched by id: a reviewer's edit becomes the
+new version, a moved file is the same item, a deleted file's item leaves recall, and one's own
+share comes back as the same item. A no-op sync compares (path, blob) pairs only. Every file is
+untrusted data: symlinks, oversized or binary files, malformed frontmatter and duplicate ids are
+rejected with a reason, and the rest is still imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from smriti import knowledge
+from smriti import project as projects
+from smriti.gitrepo import KNOWLEDGE_DIR, default_ref, knowledge_tree, read_blobs, resolve_commit
+from smriti.knowledge import KnowledgeError
+from smriti.store import Store
+
+
+@dataclass
+class SyncResult:
+    imported: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    rejected: list[dict[str, str]] = field(default_factory=list)
+    ref: str | None = None
+    commit: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "imported": self.imported,
+            "updated": self.updated,
+            "removed": self.removed,
+            "unchanged": self.unchanged,
+            "rejected": self.rejected,
+            "ref": self.ref,
+            "commit": self.commit,
+        }
+
+
+@dataclass(frozen=True)
+class _Entry:
+    path: str  # relative to the repo root
+    blob: str
+    problem: str | None = None  # why it is rejected without reading it
+
+
+def repo_key(repo: Path) -> str:
+    return (projects.resolve(str(repo)) or projects.Project(str(repo), repo.name)).key
+
+
+def _committed_entries(repo: Path, commit: str) -> list[_Entry]:
+    out = []
+    for e in knowledge_tree(repo, commit):
+        if not e.path.endswith(".md"):
+            continue
+        problem = None
+        if e.mode == "120000":
+            problem = "a symlink: knowledge files must be regular files"
+        elif e.kind != "blob":
+            problem = f"not a regular file ({e.kind})"
+        elif e.size is not None and e.size > knowledge.MAX_FILE_BYTES:
+            problem = f"{e.size:,} bytes, over the {knowledge.MAX_FILE_BYTES // 1024} KB limit"
+        out.append(_Entry(e.path, e.sha, problem))
+    return out
+
+
+def _worktree_entries(repo: Path) -> tuple[list[_Entry], dict[str, bytes]]:
+    out, data = [], {}
+    base = repo / KNOWLEDGE_DIR
+    for path in sorted(base.rglob("*.md")) if base.is_dir() else []:
+        rel = str(path.relative_to(repo))
+        if path.is_symlink():
+            out.append(_Entry(rel, "", "a symlink: knowledge files must be regular files"))
+            continue
+        if not path.is_file():
+            continue
+        if path.stat().st_size > knowledge.MAX_FILE_BYTES:
+            out.append(_Entry(rel, "", f"over the {knowledge.MAX_FILE_BYTES // 1024} KB limit"))
+            continue
+        content = path.read_bytes()
+        sha = "wt:" + hashlib.sha256(content).hexdigest()
+        data[sha] = content
+        out.append(_Entry(rel, sha))
+    return out, data
+
+
+def sync(store: Store, repo: Path, *, ref: str | None = None, worktree: bool = False) -> SyncResult:
+    key = repo_key(repo)
+    result = SyncResult()
+    contents: dict[str, bytes] = {}
+    if worktree:
+        result.ref = "worktree"
+        entries, contents = _worktree_entries(repo)
+    else:
+        result.ref = ref or default_ref(repo)
+        result.commit = resolve_commit(repo, result.ref)
+        entries = _committed_entries(repo, result.commit)
+
+    known = store.knowledge_blobs(key)  # id -> (path, blob)
+    by_blob = {blob: item_id for item_id, (_, blob) in known.items()}
+    good = [e for e in entries if e.problem is None]
+    result.rejected += [{"path": e.path, "reason": e.problem} for e in entries if e.problem]
+
+    # The no-op fast path: every (path, blob) pair is one the last sync imported.
+    if {(e.path, e.blob) for e in good} == {(p, b) for p, b in known.values()} and not result.rejected:
+        result.unchanged = len(known)
+        store.save_sync_state(key, result.ref, result.commit)
+        return result
+
+    to_read = [e.blob for e in good if e.blob not in by_blob and e.blob not in contents]
+    contents.update(read_blobs(repo, to_read))
+    seen: dict[str, str] = {}  # item id -> the path that claimed it first
+    with store.batch():
+        for e in sorted(good, key=lambda e: e.path):
+            item_id = by_blob.get(e.blob)
+            if item_id is not None:  # content known: unchanged or moved
+                if item_id in seen:
+                    result.rejected.append({"path": e.path, "reason": f"id {item_id} is also claimed by {seen[item_id]}"})
+                    continue
+                seen[item_id] = e.path
+                if known[item_id][0] == e.path:
+                    result.unchanged += 1
+                else:
+                    store.move_knowledge(item_id, e.path)
+                    result.updated += 1
+                continue
+            try:
+                item = knowledge.parse(contents.get(e.blob, b""), path=e.path)
+            except KnowledgeError as exc:
+                where = f"line {exc.line}: " if exc.line else ""
+                result.rejected.append({"path": e.path, "reason": f"{where}{exc.message}"})
+                continue
+            if item.id in seen:
+                result.rejected.append({"path": e.path, "reason": f"id {item.id} is also claimed by {seen[item.id]}"})
+                continue
+            seen[item.id] = e.path
+            outcome = store.upsert_knowledge(item, origin="sync", repo=key, path=e.path, blob=e.blob)
+            if outcome == "imported":
+                result.imported += 1
+            elif outcome == "updated":
+                result.updated += 1
+            else:
+                result.unchanged += 1
+        result.removed = store.remove_knowledge(i for i in known if i not in seen)
+        store.save_sync_state(key, result.ref, result.commit)
+    return result
