@@ -61,7 +61,7 @@ def json_type_name(obj: Any) -> str:
         return "boolean"
     if isinstance(obj, (int, float)):
         return "number"
-    return {str: "string", list: "array", type(None): "null"}.get(type(obj), type(obj).__name__)
+    return {str: "string", list: "array", dict: "object", type(None): "null"}.get(type(obj), type(obj).__name__)
 
 
 def _hash(data: bytes) -> str:
@@ -178,7 +178,9 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
                         else:
                             out.errors.append(Problem(p, "last line is truncated (no newline, not valid JSON); left unread", line_no))
                         break
-                    out.errors.append(Problem(p, f"malformed JSON ({exc.msg} at column {exc.colno}); line skipped", line_no))
+                    # getattr: a too-long integer raises a plain ValueError, with no position.
+                    where = f"{getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')}"
+                    out.errors.append(Problem(p, f"malformed JSON ({where}); line skipped", line_no))
                 else:
                     if isinstance(obj, dict):
                         out.records.append((line_no, obj))

@@ -23,6 +23,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    SourceKind,
+    home_dir,
+    no_messages_error,
+    read_source_bytes,
+    strip_smriti_context,
+)
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "aider"
@@ -33,11 +41,10 @@ HEADER_RE = re.compile(r"^# aider chat started at (\d{4}-\d{2}-\d{2} \d{2}:\d{2}
 ANSWER_RE = re.compile(r"\(Y\)es/\(N\)o.*\[[^\]]*\]: ?\S*\s*$")
 MODEL_RE = re.compile(r"^(?:Main model|Model): (\S+)")
 APPLIED_RE = re.compile(r"^Applied edit to (.+)$")
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
 BLANK_PROMPT = "<blank>"  # what aider logs for an empty input line
 TAIL_BYTES = 4096
 SNIFF_BYTES = 4096
-OUTPUT_MAX = 200_000
+HISTORY_FILE = SourceKind("an aider chat history file", "aider chat history")
 # Folders never searched for history files: dependencies, VCS internals, virtualenvs, caches.
 # Folders never searched for history files: dependencies, build output, virtualenvs. Hidden folders
 # (.git, .venv, .cache, …) are skipped too: aider writes to the repo root, never inside them.
@@ -57,7 +64,7 @@ class AiderAdapter:
 
     def default_roots(self) -> list[Path]:
         """Project roots come from the user's config and from known repos; only the env var is ours."""
-        home = Path(os.environ.get("HOME") or Path.home())
+        home = home_dir()
         candidates = [home / HISTORY_NAME]  # aider run outside any repo writes to the cwd (often ~)
         env_file = os.environ.get("AIDER_CHAT_HISTORY_FILE")
         if env_file:
@@ -95,14 +102,9 @@ class AiderAdapter:
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
         p = str(path)
-        try:
-            data = path.read_bytes()
-        except IsADirectoryError:
-            return ParseResult(errors=[Problem(p, "is a directory, not an aider chat history file")])
-        except PermissionError:
-            return ParseResult(errors=[Problem(p, "permission denied: cannot read the file")])
-        except OSError as exc:
-            return ParseResult(errors=[Problem(p, f"cannot read the file: {exc.strerror or exc}")])
+        data, error = read_source_bytes(path, HISTORY_FILE)
+        if error is not None:
+            return ParseResult(errors=[Problem(p, error)])
         try:
             return _FileParser(path, data).parse(resume)
         except Exception as exc:  # odd input must never take ingest down
@@ -187,10 +189,9 @@ class _Run:
         if not text or text == BLANK_PROMPT:
             return []
         out: list[Message] = []
-        context = "\n\n".join(m.group() for m in SMRITI_CONTEXT_RE.finditer(text))
+        text, context = strip_smriti_context(text)
         if context:  # smriti's own recall output pasted into the prompt: stored, never indexed
             out.append(Message("user", context, "injected_context", f"{key}:ctx"))
-            text = SMRITI_CONTEXT_RE.sub("", text).strip()
         if text:
             out.append(Message("user", text, "prompt", key))
         return out
@@ -262,9 +263,7 @@ class _FileParser:
         self.cwd = str(path.absolute().parent)  # the history file lives in the git root (or cwd)
 
     def parse(self, resume: Any) -> ParseResult:
-        data = self.data
-        if not data.strip():
-            return ParseResult(errors=[Problem(self.p, "empty file: no aider chat history")])
+        data = self.data  # not blank: read_source_bytes said so
         start, state = self._resume_point(resume)
         run = _Run.from_json(state.get("run")) if state else None
         seen: dict[str, int] = dict(state.get("seen") or {}) if state else {}
@@ -293,7 +292,7 @@ class _FileParser:
         sessions = [r.session(self.p, self.cwd) for r in runs if r.messages]
         errors: list[Problem] = []
         if start == 0 and not sessions and any(r.had_content for r in runs):
-            errors.append(Problem(self.p, f"found {len(runs)} session(s) but no messages: the format may have changed"))
+            errors.append(Problem(self.p, no_messages_error(f"{len(runs)} session(s)")))
         state_out = {
             "offset": end,
             "tail": _tail_hash(data[:end]),

@@ -14,21 +14,40 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 from urllib.parse import unquote, urlparse
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    SUMMARY_KEYS,
+    SourceKind,
+    as_dict,
+    as_list,
+    classify_user_text,
+    compact_json,
+    editor_user_dirs,
+    existing_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    iso_utc,
+    join_parts,
+    load_json_file,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    tool_call_text,
+)
+from smriti.adapters._jsonl import json_type_name
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "amp"
 
 THREAD_NAME_RE = re.compile(r"^T-[0-9a-fA-F-]{8,}\.json$")
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
-SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description")
 PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "filepath", "target_file")
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
+# Editors whose global storage held threads in older VS Code extension builds.
+EDITORS = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
 # Block types that carry nothing to store: reasoning is never kept.
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking"})
 # `run.status` values that mean the tool did not produce its normal output.
@@ -36,13 +55,15 @@ FAILED_STATUSES = frozenset({"error", "failed", "rejected-by-user", "cancelled",
 # Keys of a structured `run.result` that hold the output a person would read, best first.
 RESULT_TEXT_KEYS = ("output", "content", "diff", "stdout", "result", "text", "message")
 SNIFF_BYTES = 4096
+# Amp rewrites a thread file in place on every change, so a read can catch one half-written.
+THREAD_FILE = SourceKind("a thread file", "thread", "a JSON thread", mid_write="; the thread may be mid-write")
 
 
 class AmpAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
+        home = home_dir()
         candidates: list[Path] = []
         if os.environ.get("AMP_DATA_DIR"):
             candidates.append(Path(os.environ["AMP_DATA_DIR"]).expanduser() / "threads")
@@ -54,9 +75,9 @@ class AmpAdapter:
             home / "Library" / "Application Support" / "amp" / "threads",
         ]
         # Older VS Code extension builds kept threads in the editor's global storage.
-        for user_dir in _editor_user_dirs(home):
+        for user_dir in editor_user_dirs(home, EDITORS):
             candidates.append(user_dir / "globalStorage" / "sourcegraph.amp" / "threads3")
-        return _existing_unique(candidates)
+        return existing_dirs(candidates)
 
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():
@@ -86,12 +107,12 @@ class AmpAdapter:
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
         p = str(path)
-        data, error = _load_json(path)
+        data, error = load_json_file(path, THREAD_FILE)
         if error is not None:
             return ParseResult(errors=[Problem(p, error)])
         if not isinstance(data, dict):
             return ParseResult(
-                errors=[Problem(p, f"not an Amp thread: the top level is a JSON {_json_type(data)}, not an object")]
+                errors=[Problem(p, f"not an Amp thread: the top level is a JSON {json_type_name(data)}, not an object")]
             )
         messages = data.get("messages")
         if not isinstance(messages, list):
@@ -104,7 +125,7 @@ class AmpAdapter:
         errors: list[Problem] = []
         sessions = [session] if session.messages else []
         if messages and not session.messages:
-            errors.append(Problem(p, "found 1 session(s) but no messages: the format may have changed"))
+            errors.append(Problem(p, no_messages_error("1 session(s)")))
         return ParseResult(sessions=sessions, resume=None, warnings=parser.warnings(), errors=errors)
 
 
@@ -115,7 +136,7 @@ class _ThreadParser:
     def __init__(self, path: Path, data: dict[str, Any]) -> None:
         self.p = str(path)
         self.data = data
-        self.thread_id = _str(data.get("id")) or path.stem
+        self.thread_id = nonempty_str(data.get("id")) or path.stem
         self.out: list[Message] = []
         self.keys: set[str] = set()
         self.tool_names: dict[str, str] = {}
@@ -128,16 +149,16 @@ class _ThreadParser:
         for index, message in enumerate(messages):
             if not isinstance(message, dict):
                 self.problems.append(
-                    Problem(self.p, f"message {index} is a JSON {_json_type(message)}, not an object; skipped")
+                    Problem(self.p, f"message {index} is a JSON {json_type_name(message)}, not an object; skipped")
                 )
                 continue
             self._message(index, message)
         cwd, branch, remote = _environment(self.data.get("env"))
-        for tag in _list(_dict(_dict(self.data.get("env")).get("initial")).get("tags")):
+        for tag in as_list(as_dict(as_dict(self.data.get("env")).get("initial")).get("tags")):
             if isinstance(tag, str) and tag.startswith("model:"):
                 self._model(tag.removeprefix("model:"))
         stamps = [m.timestamp for m in self.out if m.timestamp]
-        created = _iso_utc(self.data.get("created"))
+        created = iso_utc(self.data.get("created"))
         started = min([*stamps, *([created] if created else [])], default=None)
         return Session(
             agent=AGENT,
@@ -146,7 +167,7 @@ class _ThreadParser:
             cwd=cwd,
             git_branch=branch,
             git_remote=remote,
-            title=_str(self.data.get("title")),
+            title=nonempty_str(self.data.get("title")),
             started_at=started,
             ended_at=max(stamps, default=started),
             models=tuple(self.models),
@@ -160,14 +181,14 @@ class _ThreadParser:
             f"{self.thread_id}:{ordinal if isinstance(ordinal, int) and not isinstance(ordinal, bool) else f'i{index}'}"
         )
         content = message.get("content")
-        blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else _list(content)
+        blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else as_list(content)
         if role == "user":
-            ts = _iso_utc(_dict(message.get("meta")).get("sentAt"))
+            ts = iso_utc(as_dict(message.get("meta")).get("sentAt"))
             self._user(base, blocks, ts)
         elif role == "assistant":
-            usage = _dict(message.get("usage"))
-            self._model(_str(usage.get("model")))
-            self._assistant(base, blocks, _iso_utc(usage.get("timestamp")))
+            usage = as_dict(message.get("usage"))
+            self._model(nonempty_str(usage.get("model")))
+            self._assistant(base, blocks, iso_utc(usage.get("timestamp")))
         else:
             self.unknown_roles[repr(role)[:60]] += 1
 
@@ -206,8 +227,8 @@ class _ThreadParser:
             self._add(call)
 
     def _tool_call(self, block: dict[str, Any], fallback_key: str, ts: str | None) -> Message:
-        tool_id = _str(block.get("id"))
-        name = _str(block.get("name"))
+        tool_id = nonempty_str(block.get("id"))
+        name = nonempty_str(block.get("name"))
         if tool_id and name:
             self.tool_names[tool_id] = name
         tool_input = block.get("input")
@@ -216,9 +237,9 @@ class _ThreadParser:
         return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
 
     def _tool_result(self, base: str, block: dict[str, Any]) -> Message:
-        tool_id = _str(block.get("toolUseID")) or _str(block.get("tool_use_id"))
-        run = _dict(block.get("run"))
-        status = _str(run.get("status"))
+        tool_id = nonempty_str(block.get("toolUseID")) or nonempty_str(block.get("tool_use_id"))
+        run = as_dict(block.get("run"))
+        status = nonempty_str(run.get("status"))
         text = _result_text(run.get("result")) if "result" in run else _result_text(block.get("content"))
         if status in FAILED_STATUSES:
             reason = _result_text(run.get("error")) or status
@@ -240,11 +261,11 @@ class _ThreadParser:
     def warnings(self) -> list[Problem]:
         out = list(self.problems)
         out += [
-            Problem(self.p, f"skipped {_plural(n, 'message')} of unknown role {r}")
+            Problem(self.p, f"skipped {plural(n, 'message')} of unknown role {r}")
             for r, n in self.unknown_roles.items()
         ]
         out += [
-            Problem(self.p, f"skipped {_plural(n, 'content block')} of unknown type {t}")
+            Problem(self.p, f"skipped {plural(n, 'content block')} of unknown type {t}")
             for t, n in self.unknown_blocks.items()
         ]
         return out
@@ -255,15 +276,15 @@ class _ThreadParser:
 
 def _environment(env: Any) -> tuple[str | None, str | None, str | None]:
     """cwd, branch and remote of the thread's first workspace tree (`file://` URI)."""
-    for tree in _list(_dict(_dict(env).get("initial")).get("trees")):
+    for tree in as_list(as_dict(as_dict(env).get("initial")).get("trees")):
         if not isinstance(tree, dict):
             continue
         cwd = _uri_path(tree.get("uri"))
-        repo = _dict(tree.get("repository"))
-        ref = _str(repo.get("ref"))
+        repo = as_dict(tree.get("repository"))
+        ref = nonempty_str(repo.get("ref"))
         branch = ref.removeprefix("refs/heads/") if ref and ref.startswith("refs/heads/") else None
         if cwd:
-            return cwd, branch, _str(repo.get("url"))
+            return cwd, branch, nonempty_str(repo.get("url"))
     return None, None, None
 
 
@@ -296,137 +317,16 @@ def _result_text(value: Any) -> str:
             return found[0] + (f"\n{stderr}" if isinstance(stderr, str) and stderr.strip() else "")
         if isinstance(value.get("directoryEntries"), list):
             return "\n".join(str(e) for e in value["directoryEntries"])
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return compact_json(value)
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _tool_summary(name: str | None, tool_input: Any) -> tuple[str, tuple[str, ...]]:
-    files: list[str] = []
-    summary: str | None = None
-    if isinstance(tool_input, dict):
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        candidates = [tool_input.get(k) for k in PATH_KEYS]
-        edits = tool_input.get("edits")
-        if isinstance(edits, list):
-            candidates += [e.get("file_path") for e in edits if isinstance(e, dict)]
-        files = list(dict.fromkeys(c for c in candidates if _looks_like_path(c)))
-    if summary is None:
-        summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-    return f"{name or 'tool'}: {summary[:SUMMARY_MAX]}", tuple(files)
+    files = input_paths(tool_input, PATH_KEYS, lists=("edits",))
+    return tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS)), files
 
 
 def _classify(text: str) -> list[tuple[str, str]]:
     """A prompt, with any `<smriti-context>` block split out as injected context."""
-    if not text.strip():
-        return []
-    if "<smriti-context" not in text:
-        return [("prompt", text)]
-    parts: list[tuple[str, str]] = []
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    prompt = "\n\n".join(t for k, t in parts if k == "prompt" and t)
-    context = "\n\n".join(t for k, t in parts if k == "injected_context" and t)
+    prompt, context = join_parts(classify_user_text(text))
     return [(k, t) for k, t in (("injected_context", context), ("prompt", prompt)) if t]
-
-
-def _load_json(path: Path) -> tuple[Any, str | None]:
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        return None, "is a directory, not a thread file"
-    except PermissionError:
-        return None, "permission denied: cannot read the file"
-    except OSError as exc:
-        return None, f"cannot read the file: {exc.strerror or exc}"
-    if not raw.strip():
-        return None, "empty file: no thread"
-    try:
-        return json.loads(raw.decode("utf-8")), None
-    except UnicodeDecodeError as exc:
-        return None, f"invalid UTF-8 at byte {exc.start}: not a JSON thread"
-    except ValueError as exc:
-        return (
-            None,
-            f"malformed JSON ({getattr(exc, 'msg', exc)} at line {getattr(exc, 'lineno', '?')}); the thread may be mid-write",
-        )
-
-
-def _editor_user_dirs(home: Path) -> list[Path]:
-    names = ("Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf")
-    dirs = [home / ".config" / n / "User" for n in names]
-    dirs += [home / "Library" / "Application Support" / n / "User" for n in names]
-    if os.environ.get("APPDATA"):
-        dirs += [Path(os.environ["APPDATA"]) / n / "User" for n in names]
-    return dirs
-
-
-def _existing_unique(candidates: list[Path]) -> list[Path]:
-    roots: list[Path] = []
-    seen: set[Path] = set()
-    for candidate in candidates:
-        try:
-            if not candidate.is_dir():
-                continue
-            resolved = candidate.resolve()
-        except OSError:
-            continue
-        if resolved not in seen:
-            seen.add(resolved)
-            roots.append(candidate)
-    return roots
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch ms or s, or an ISO string."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _looks_like_path(value: Any) -> TypeGuard[str]:
-    return (
-        isinstance(value, str)
-        and bool(value.strip())
-        and len(value) <= 1024
-        and "\n" not in value
-        and "\0" not in value
-        and "://" not in value
-    )
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _json_type(obj: Any) -> str:
-    if isinstance(obj, bool):
-        return "boolean"
-    if isinstance(obj, (int, float)):
-        return "number"
-    return {str: "string", list: "array", dict: "object", type(None): "null"}.get(type(obj), type(obj).__name__)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

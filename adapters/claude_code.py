@@ -10,15 +10,26 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from itertools import islice, pairwise
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
+from smriti.adapters._common import (
+    classify_user_text,
+    existing_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    iso_utc,
+    join_parts,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    tool_call_text,
+)
 from smriti.adapters._jsonl import json_type_name, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
@@ -46,13 +57,10 @@ INJECTED_PREFIXES = (
     "<user-memory-input>", "<environment_context>", "<user_instructions>",
     "[Request interrupted by user",
 )  # fmt: skip
-# smriti's own recall output; an unclosed block runs to the end of the text.
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
 
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking"})  # reasoning is not stored
 SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description", "prompt")
 PATH_KEYS = ("file_path", "path", "notebook_path")
-SUMMARY_MAX = 500
 SPILL_MAX_CHARS = 200_000
 SYNTHETIC_MODEL = "<synthetic>"
 # Unanswered tool calls carried in the resume point; a few very old ones may be dropped.
@@ -65,23 +73,14 @@ class ClaudeCodeAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
+        home = home_dir()
         candidates = [
             _expand_home(entry.strip(), home) / "projects"
             for entry in os.environ.get("CLAUDE_CONFIG_DIR", "").split(",")
             if entry.strip()
         ]
         candidates += [home / ".claude" / "projects", home / ".config" / "claude" / "projects"]
-        roots: list[Path] = []
-        seen: set[Path] = set()
-        for candidate in candidates:
-            if not candidate.is_dir():
-                continue
-            resolved = candidate.resolve()
-            if resolved not in seen:
-                seen.add(resolved)
-                roots.append(candidate)
-        return roots
+        return existing_dirs(candidates)
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Every transcript under root, oldest first.
@@ -114,11 +113,7 @@ class ClaudeCodeAdapter:
         sessions = parser.sessions()
         errors = list(read.errors)
         if not resuming and parser.conversational and not any(s.messages for s in sessions):
-            errors.append(
-                Problem(
-                    str(path), f"found {parser.conversational} records but no messages: the format may have changed"
-                )
-            )
+            errors.append(Problem(str(path), no_messages_error(f"{parser.conversational} records")))
         return ParseResult(
             sessions=sessions,
             resume=read.resume_point(**parser.state()),
@@ -175,45 +170,6 @@ def _sniff(path: Path) -> bool:
 # --- small value helpers -------------------------------------------------------------------------
 
 
-def _str(value: Any) -> str | None:
-    """A non-empty string field, or None for anything else."""
-    return value if isinstance(value, str) and value else None
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z", so strings sort chronologically."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            # Epoch milliseconds; a value this small can only be seconds (1e11 ms is 1973).
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _looks_like_path(value: Any) -> TypeGuard[str]:
-    return (
-        isinstance(value, str)
-        and bool(value.strip())
-        and len(value) <= 1024
-        and "\n" not in value
-        and "\0" not in value
-        and "://" not in value
-    )
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _type_label(value: Any) -> str:
     """How an unknown `type` value is named in warnings: its repr, or "None" when missing."""
     return repr(value)[:60]
@@ -223,7 +179,7 @@ def _skipped_types(path: str, counts: Counter[str], noun: str) -> list[Problem]:
     """One warning per unknown type: "skipped 2 records of unknown type 'tool_use'"."""
     return [
         Problem(
-            path, f"skipped {_plural(n, noun)} " + ("with no type" if label == "None" else f"of unknown type {label}")
+            path, f"skipped {plural(n, noun)} " + ("with no type" if label == "None" else f"of unknown type {label}")
         )
         for label, n in counts.items()
     ]
@@ -270,17 +226,17 @@ class _SessionAcc:
         models = data.get("models")
         return cls(
             session_id=session_id,
-            native_id=_str(data.get("native_id")),
-            parent=_str(data.get("parent")),
+            native_id=nonempty_str(data.get("native_id")),
+            parent=nonempty_str(data.get("parent")),
             subagent=data.get("subagent") is True,
-            cwd=_str(data.get("cwd")),
-            git_branch=_str(data.get("git_branch")),
-            titles={k: v for k, v in titles.items() if k in TITLE_FIELDS and _str(v)}
+            cwd=nonempty_str(data.get("cwd")),
+            git_branch=nonempty_str(data.get("git_branch")),
+            titles={k: v for k, v in titles.items() if k in TITLE_FIELDS and nonempty_str(v)}
             if isinstance(titles, dict)
             else {},
-            started_at=_str(data.get("started_at")),
-            ended_at=_str(data.get("ended_at")),
-            models=[m for m in models if _str(m)] if isinstance(models, list) else [],
+            started_at=nonempty_str(data.get("started_at")),
+            ended_at=nonempty_str(data.get("ended_at")),
+            models=[m for m in models if nonempty_str(m)] if isinstance(models, list) else [],
             emitted=data.get("emitted") is True,
         )
 
@@ -316,7 +272,7 @@ class _ResumeState:
     @classmethod
     def load(cls, resume: dict[str, Any]) -> _ResumeState:
         """Tolerant: a damaged resume state loses only the parts that do not parse."""
-        state = cls(primary=_str(resume.get("primary")))
+        state = cls(primary=nonempty_str(resume.get("primary")))
         sessions = resume.get("sessions")
         if isinstance(sessions, dict):
             state.sessions = {
@@ -326,12 +282,12 @@ class _ResumeState:
         if isinstance(names, dict):
             state.tool_names = {k: v for k, v in names.items() if isinstance(v, str)}
         last = resume.get("last_response")
-        if isinstance(last, dict) and _str(last.get("key")) and _str(last.get("session")):
+        if isinstance(last, dict) and nonempty_str(last.get("key")) and nonempty_str(last.get("session")):
             text = last.get("text")
             state.last_response = _Response(
                 key=last["key"],
                 session_id=last["session"],
-                timestamp=_str(last.get("timestamp")),
+                timestamp=nonempty_str(last.get("timestamp")),
                 sidechain=last.get("sidechain") is True,
                 prior=text if isinstance(text, str) else "",
             )
@@ -375,7 +331,7 @@ class _FileParser:
 
     def _session_of(self, record: dict[str, Any]) -> str:
         """A conversational line's session; the file is named after it when the field is missing."""
-        return _str(record.get("sessionId")) or self.path.stem
+        return nonempty_str(record.get("sessionId")) or self.path.stem
 
     def survey(self, records: list[tuple[int, dict[str, Any]]]) -> None:
         """First pass: which sessions' lines are all subagent lines."""
@@ -383,7 +339,7 @@ class _FileParser:
             if record.get("type") not in ("user", "assistant"):
                 continue
             sid = self._session_of(record)
-            agent = _str(record.get("agentId"))
+            agent = nonempty_str(record.get("agentId"))
             side_agent = record.get("isSidechain") is True and agent is not None
             first, every = self.line_agents.get(sid, (None, True))
             self.line_agents[sid] = (first or agent, every and side_agent)
@@ -401,20 +357,20 @@ class _FileParser:
     def _feed(self, line_no: int, record: dict[str, Any]) -> None:
         rtype = record.get("type")
         conversational = rtype in ("user", "assistant")
-        sid = self._session_of(record) if conversational else _str(record.get("sessionId"))
+        sid = self._session_of(record) if conversational else nonempty_str(record.get("sessionId"))
         if sid is not None:
             acc = self._acc(sid)
-            acc.cwd = acc.cwd or _str(record.get("cwd"))
-            acc.git_branch = acc.git_branch or _str(record.get("gitBranch"))
+            acc.cwd = acc.cwd or nonempty_str(record.get("cwd"))
+            acc.git_branch = acc.git_branch or nonempty_str(record.get("gitBranch"))
         if not conversational:
             if not isinstance(rtype, str) or rtype not in KNOWN_SKIPPED_TYPES:
                 self.unknown_types[_type_label(rtype)] += 1
-            elif rtype in TITLE_FIELDS and _str(record.get(TITLE_FIELDS[rtype])):
-                self.titles.append((sid, _str(record.get("leafUuid")), rtype, record[TITLE_FIELDS[rtype]]))
+            elif rtype in TITLE_FIELDS and nonempty_str(record.get(TITLE_FIELDS[rtype])):
+                self.titles.append((sid, nonempty_str(record.get("leafUuid")), rtype, record[TITLE_FIELDS[rtype]]))
             return
         assert sid is not None  # for the type checker: conversational lines always have one
         self.conversational += 1
-        uuid = _str(record.get("uuid"))
+        uuid = nonempty_str(record.get("uuid"))
         if uuid is not None and uuid in self.uuid_owner:
             return  # a replayed line: the first copy is kept
         self.primary = self.primary or sid
@@ -457,8 +413,8 @@ class _FileParser:
         content = self._content(line_no, record, "user")
         if content is None:
             return False
-        uuid = _str(record.get("uuid")) or f"{acc.session_id}:line{line_no}"
-        ts = _iso_utc(record.get("timestamp"))
+        uuid = nonempty_str(record.get("uuid")) or f"{acc.session_id}:line{line_no}"
+        ts = iso_utc(record.get("timestamp"))
         side = acc.subagent or record.get("isSidechain") is True
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else content
 
@@ -477,7 +433,11 @@ class _FileParser:
             if btype == "tool_result":
                 self._add(acc, self._tool_result(block, uuid, index, ts, side, acc.parent or acc.session_id))
             elif btype == "text" and isinstance(block.get("text"), str):
-                parts += [("injected_context", block["text"])] if meta else _classify(block["text"])
+                parts += (
+                    [("injected_context", block["text"])]
+                    if meta
+                    else classify_user_text(block["text"], INJECTED_PREFIXES)
+                )
             elif btype in ("image", "document"):
                 parts.append(("prompt", f"[{btype}]"))
             else:
@@ -489,8 +449,7 @@ class _FileParser:
         self, acc: _SessionAcc, parts: list[tuple[str, str]], uuid: str, ts: str | None, side: bool
     ) -> None:
         """One prompt and/or one injected-context message per line, in the order they appear."""
-        prompt = "\n\n".join(t for k, t in parts if k == "prompt" and t.strip())
-        injected = "\n\n".join(t for k, t in parts if k == "injected_context" and t.strip())
+        prompt, injected = join_parts(parts)
         order = [k for k, t in parts if t.strip()]
         for kind in sorted(set(order), key=order.index):
             if kind == "prompt":
@@ -502,7 +461,7 @@ class _FileParser:
     def _tool_result(
         self, block: dict[str, Any], uuid: str, index: int, ts: str | None, side: bool, main_sid: str
     ) -> Message:
-        tool_id = _str(block.get("tool_use_id"))
+        tool_id = nonempty_str(block.get("tool_use_id"))
         text = _result_text(block.get("content"))
         if tool_id and "<persisted-output>" in text:
             text = _read_spill(self.main_dir / main_sid / "tool-results" / f"{tool_id}.txt") or text
@@ -519,13 +478,13 @@ class _FileParser:
         if content is None:
             return False
         message = record["message"]
-        model = _str(message.get("model"))
+        model = nonempty_str(message.get("model"))
         if model and model != SYNTHETIC_MODEL and model not in acc.models:
             acc.models.append(model)
-        uuid = _str(record.get("uuid")) or f"{acc.session_id}:line{line_no}"
-        ts = _iso_utc(record.get("timestamp"))
+        uuid = nonempty_str(record.get("uuid")) or f"{acc.session_id}:line{line_no}"
+        ts = iso_utc(record.get("timestamp"))
         side = acc.subagent or record.get("isSidechain") is True
-        msg_id = _str(message.get("id"))
+        msg_id = nonempty_str(message.get("id"))
         response = self._response(msg_id or uuid, acc.session_id, ts, side)
         self.last_response = response if msg_id else None
         blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else content
@@ -560,26 +519,16 @@ class _FileParser:
         return response
 
     def _tool_call(self, block: dict[str, Any], fallback_key: str, ts: str | None, side: bool) -> Message:
-        tool_id = _str(block.get("id"))
-        name = _str(block.get("name"))
+        tool_id = nonempty_str(block.get("id"))
+        name = nonempty_str(block.get("name"))
         tool_input = block.get("input")
         if tool_id and name:
             self.tool_names[tool_id] = name
-        files: list[str] = []
-        summary: str | None = None
-        if isinstance(tool_input, dict):
-            summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-            candidates = [tool_input.get(k) for k in PATH_KEYS]
-            edits = tool_input.get("edits")
-            if isinstance(edits, list):
-                candidates += [e.get("file_path") for e in edits if isinstance(e, dict)]
-            files = list(dict.fromkeys(c for c in candidates if _looks_like_path(c)))
-        if summary is None:
-            summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-        text = f"{name or 'tool'}: {summary[:SUMMARY_MAX]}"
+        text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+        files = input_paths(tool_input, PATH_KEYS, lists=("edits",))  # MultiEdit names its files in edits
         return Message(
             "assistant", text, "tool_call", tool_id or fallback_key, ts,
-            tool_name=name, tool_input=tool_input, files=tuple(files), sidechain=side,
+            tool_name=name, tool_input=tool_input, files=files, sidechain=side,
         )  # fmt: skip
 
     # -- shared --
@@ -666,7 +615,7 @@ class _FileParser:
             self.problems.append(Problem(str(meta_path), f"cannot read the subagent sidecar: {exc}"))
             return {}
         agent_type = meta.get("agentType") if isinstance(meta, dict) else None
-        return {"agent_type": agent_type} if _str(agent_type) else {}
+        return {"agent_type": agent_type} if nonempty_str(agent_type) else {}
 
     def state(self) -> dict[str, Any]:
         """What the next parse needs to continue this one (merged into the resume point)."""
@@ -691,21 +640,6 @@ def _materialise(slot: Message | _Response) -> Message | None:
     if not slot.texts:  # thinking/tool-only response, or nothing new since the last parse
         return None
     return Message("assistant", slot.full_text, "response", slot.key, slot.timestamp, sidechain=slot.sidechain)
-
-
-def _classify(text: str) -> list[tuple[str, str]]:
-    """Split one user text into typed prompt and injected context, in order."""
-    if text.lstrip().startswith(INJECTED_PREFIXES):
-        return [("injected_context", text)]
-    if "<smriti-context" not in text:
-        return [("prompt", text)]
-    parts: list[tuple[str, str]] = []
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    return [(k, t) for k, t in parts if t]
 
 
 def _result_text(content: Any) -> str:

@@ -27,11 +27,30 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    SourceKind,
+    as_dict,
+    as_list,
+    editor_user_dirs,
+    existing_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    is_injected,
+    iso_utc,
+    load_json_file,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    strip_smriti_context,
+    tool_call_text,
+)
+from smriti.adapters._jsonl import json_type_name
 from smriti.models import Message, ParseResult, Problem, Session
 
 API_FILE = "api_conversation_history.json"
@@ -60,7 +79,6 @@ INJECTED_PREFIXES = (
 # Tags wrapping what the person typed: the first prompt, feedback, an answer, a new message.
 TYPED_TAGS = ("task", "feedback", "answer", "user_message")
 TYPED_RE = re.compile(r"<(task|feedback|answer|user_message)>\s*(.*?)\s*</\1>", re.DOTALL)
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
 THINKING_RE = re.compile(r"<thinking>.*?(?:</thinking>|\Z)", re.DOTALL)
 RESULT_HEADER_RE = re.compile(r"^\[([A-Za-z_][\w-]*)(?: for '(.*)')?\] Result:\s*$", re.DOTALL)
 CWD_RE = re.compile(r"# Current (?:Working|Workspace) Directory \((.+?)\) Files")
@@ -90,10 +108,10 @@ XML_PARAM_RE = re.compile(r"<([A-Za-z_][\w-]*)>\n?(.*?)\n?</\1>", re.DOTALL)
 SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description", "regex")
 PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "target_file")
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking", "reasoning", "thoughtSignature"})
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
 TITLE_MAX = 200
 SNIFF_BYTES = 4096
+# Cline writes its task files in place, so a read can catch one half-written.
+TASK_FILE = SourceKind("a JSON file", "messages", mid_write="; it may be mid-write", missing="file not found")
 
 # ui_messages.json `say`/`ask` types that carry no conversation (progress, bookkeeping).
 UI_SKIPPED = frozenset(
@@ -119,9 +137,9 @@ class _TaskFolderAdapter:
     extension = ""
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
-        candidates = [u / "globalStorage" / self.extension for u in _editor_user_dirs(home)]
-        return _existing_unique(candidates + self._extra_roots(home))
+        home = home_dir()
+        candidates = [u / "globalStorage" / self.extension for u in editor_user_dirs(home, EDITORS, REMOTE_SERVERS)]
+        return existing_dirs(candidates + self._extra_roots(home))
 
     def _extra_roots(self, home: Path) -> list[Path]:
         return []
@@ -204,7 +222,7 @@ class RooAdapter(_TaskFolderAdapter):
     def _extra_roots(self, home: Path) -> list[Path]:
         """`roo-cline.customStoragePath` in an editor's settings.json relocates everything."""
         roots: list[Path] = []
-        for user_dir in _editor_user_dirs(home):
+        for user_dir in editor_user_dirs(home, EDITORS, REMOTE_SERVERS):
             try:
                 text = (user_dir / "settings.json").read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
@@ -229,17 +247,19 @@ class _Task:
         api_path = self.dir / API_FILE
         ui_path = self.dir / UI_FILE
         history = _history_item(self.dir)
-        ui, ui_error = _load_json(ui_path) if ui_path.exists() else (None, None)
+        ui, ui_error = load_json_file(ui_path, TASK_FILE) if ui_path.exists() else (None, None)
         conv = _Conversation(self.agent, self.task_id, self.p)
         errors: list[Problem] = []
         if api_path.exists():
-            data, error = _load_json(api_path)
+            data, error = load_json_file(api_path, TASK_FILE)
             if error is not None:
                 return ParseResult(errors=[Problem(str(api_path), error)])
             messages = _api_messages(data)
             if messages is None:
                 return ParseResult(
-                    errors=[Problem(str(api_path), f"not a task history: the top level is a JSON {_json_type(data)}")]
+                    errors=[
+                        Problem(str(api_path), f"not a task history: the top level is a JSON {json_type_name(data)}")
+                    ]
                 )
             conv.ui_times = _ui_index_times(ui)
             for index, message in enumerate(messages):
@@ -256,21 +276,25 @@ class _Task:
                 errors=[Problem(self.p, "no api_conversation_history.json or ui_messages.json in the task folder")]
             )
         if found and not conv.messages:
-            errors.append(Problem(self.p, "found 1 session(s) but no messages: the format may have changed"))
+            errors.append(Problem(self.p, no_messages_error("1 session(s)")))
         session = self._session(conv, history, ui)
         return ParseResult(sessions=[session] if conv.messages else [], warnings=conv.warnings(), errors=errors)
 
     def _session(self, conv: _Conversation, history: dict[str, Any], ui: Any) -> Session:
         stamps = [m.timestamp for m in conv.messages if m.timestamp]
-        stamps += [s for s in (_iso_utc(m.get("ts")) for m in _list(ui) if isinstance(m, dict)) if s]
-        stamps += [s for s in (_iso_utc(history.get("ts")),) if s]
+        stamps += [s for s in (iso_utc(m.get("ts")) for m in as_list(ui) if isinstance(m, dict)) if s]
+        stamps += [s for s in (iso_utc(history.get("ts")),) if s]
         if self.task_id.isdigit() and len(self.task_id) == 13:  # Cline task ids are epoch ms
-            stamps += [s for s in (_iso_utc(int(self.task_id)),) if s]
+            stamps += [s for s in (iso_utc(int(self.task_id)),) if s]
         models = list(conv.models)
         for model in [history.get("modelId"), *_metadata_models(self.dir)]:
             if isinstance(model, str) and model and model not in models:
                 models.append(model)
-        cwd = _str(history.get("cwdOnTaskInitialization")) or _str(history.get("workspace")) or conv.env_cwd
+        cwd = (
+            nonempty_str(history.get("cwdOnTaskInitialization"))
+            or nonempty_str(history.get("workspace"))
+            or conv.env_cwd
+        )
         return Session(
             agent=self.agent,
             native_id=self.task_id,
@@ -281,7 +305,7 @@ class _Task:
             ended_at=max(stamps, default=None),
             models=tuple(models),
             source_paths=(self.p,),
-            parent_native_id=_str(history.get("parentTaskId")),
+            parent_native_id=nonempty_str(history.get("parentTaskId")),
         )
 
 
@@ -308,33 +332,33 @@ class _SdkSession:
             )
 
     def parse(self) -> ParseResult:
-        data, error = _load_json(self.path)
+        data, error = load_json_file(self.path, TASK_FILE)
         if error is not None:
             return ParseResult(errors=[Problem(self.p, error)])
         messages = data.get("messages") if isinstance(data, dict) else None
         if not isinstance(messages, list):
             return ParseResult(errors=[Problem(self.p, "not a Cline session: no 'messages' list")])
-        manifest, _ = _load_json(self.path.parent / f"{self.root_id}.json")
+        manifest, _ = load_json_file(self.path.parent / f"{self.root_id}.json", TASK_FILE)
         manifest = manifest if isinstance(manifest, dict) else {}
         conv = _Conversation(self.agent, self.native_id, self.p)
         for index, message in enumerate(messages):
             conv.api_message(index, message, sdk=True)
         errors: list[Problem] = []
         if messages and not conv.messages:
-            errors.append(Problem(self.p, "found 1 session(s) but no messages: the format may have changed"))
+            errors.append(Problem(self.p, no_messages_error("1 session(s)")))
         own = self.parent is None
         stamps = [m.timestamp for m in conv.messages if m.timestamp]
         if own:
-            stamps += [s for s in (_iso_utc(manifest.get("started_at")), _iso_utc(manifest.get("ended_at"))) if s]
+            stamps += [s for s in (iso_utc(manifest.get("started_at")), iso_utc(manifest.get("ended_at"))) if s]
         models = list(conv.models)
-        if own and _str(manifest.get("model")) and manifest["model"] not in models:
+        if own and nonempty_str(manifest.get("model")) and manifest["model"] not in models:
             models.append(manifest["model"])
-        metadata = _dict(manifest.get("metadata"))
+        metadata = as_dict(manifest.get("metadata"))
         session = Session(
             agent=self.agent,
             native_id=self.native_id,
             messages=tuple(conv.messages),
-            cwd=_str(manifest.get("cwd")) or _str(manifest.get("workspace_root")) or conv.env_cwd,
+            cwd=nonempty_str(manifest.get("cwd")) or nonempty_str(manifest.get("workspace_root")) or conv.env_cwd,
             title=_title(metadata.get("title")) if own else None,
             started_at=min(stamps, default=None),
             ended_at=max(stamps, default=None),
@@ -377,13 +401,15 @@ class _Conversation:
     def api_message(self, index: int, message: Any, sdk: bool = False) -> None:
         if not isinstance(message, dict):
             self.problems.append(
-                Problem(self.p, f"message {index} is a JSON {_json_type(message)}, not an object; skipped")
+                Problem(self.p, f"message {index} is a JSON {json_type_name(message)}, not an object; skipped")
             )
             return
         role = message.get("role")
-        ts = _iso_utc(message.get("ts")) or self.ui_times.get(index)
+        ts = iso_utc(message.get("ts")) or self.ui_times.get(index)
         base = self._base(index, message, sdk)
-        model = _str(_dict(message.get("modelInfo")).get("modelId")) or _str(_dict(message.get("modelInfo")).get("id"))
+        model = nonempty_str(as_dict(message.get("modelInfo")).get("modelId")) or nonempty_str(
+            as_dict(message.get("modelInfo")).get("id")
+        )
         if model and model not in self.models:
             self.models.append(model)
         if message.get("isTruncationMarker") is True or message.get("type") == "reasoning" or role == "error":
@@ -394,7 +420,7 @@ class _Conversation:
             if text.strip():
                 self._add(Message("system", text, "summary", base, ts))
             return
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else _list(content)
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else as_list(content)
         if role == "user":
             self._user(blocks, base, ts)
         elif role == "assistant":
@@ -408,7 +434,7 @@ class _Conversation:
 
     def _base(self, index: int, message: dict[str, Any], sdk: bool) -> str:
         """A message key that survives the file being rewritten: its id or its `ts`, else its index."""
-        ident = _str(message.get("id")) if sdk else None
+        ident = nonempty_str(message.get("id")) if sdk else None
         ts = message.get("ts")
         if ident:
             base = f"{self.native_id}:{ident}"
@@ -437,7 +463,7 @@ class _Conversation:
                 if header:
                     self._flush_result(pending, ts)
                     pending = _PendingResult(header.group(1), f"{base}:{n}")
-                elif text.lstrip().startswith(INJECTED_PREFIXES):
+                elif is_injected(text, INJECTED_PREFIXES):
                     self._flush_result(pending, ts)
                     pending = None
                     self._env(text)
@@ -459,10 +485,9 @@ class _Conversation:
         context: list[str] = []
         typed: list[str] = []
         for text in prompts:
-            context += [m.group() for m in SMRITI_CONTEXT_RE.finditer(text)]
-            rest = SMRITI_CONTEXT_RE.sub("", text).strip()
-            if rest:
-                typed.append(rest)
+            rest, blocks = strip_smriti_context(text)
+            context += [blocks] if blocks else []
+            typed += [rest] if rest else []
         if typed:
             self._add(Message("user", "\n\n".join(typed), "prompt", base, ts))
         if injected or context:
@@ -486,11 +511,11 @@ class _Conversation:
 
     def _tool_result_block(self, block: dict[str, Any], fallback: str, ts: str | None) -> list[str]:
         """One `tool_result` (or AI-SDK `tool-result`) block; returns the person's typed replies."""
-        tool_id = _str(block.get("tool_use_id")) or _str(block.get("toolCallId"))
-        name = (self.tool_names.get(tool_id) if tool_id else None) or _str(block.get("toolName"))
+        tool_id = nonempty_str(block.get("tool_use_id")) or nonempty_str(block.get("toolCallId"))
+        name = (self.tool_names.get(tool_id) if tool_id else None) or nonempty_str(block.get("toolName"))
         raw = block.get("content") if "content" in block else block.get("output")
         text = _result_text(raw)
-        error = block.get("is_error") is True or _dict(raw).get("type") == "error-text"
+        error = block.get("is_error") is True or as_dict(raw).get("type") == "error-text"
         key = f"{self.native_id}:result:{tool_id}" if tool_id else fallback
         typed = _typed(text)
         if name in CONVERSATIONAL_TOOLS:
@@ -513,8 +538,8 @@ class _Conversation:
                 texts += prose
                 calls += xml_calls
             elif btype in ("tool_use", "tool-call"):
-                tool_id = _str(block.get("id")) or _str(block.get("toolCallId"))
-                name = _str(block.get("name")) or _str(block.get("toolName"))
+                tool_id = nonempty_str(block.get("id")) or nonempty_str(block.get("toolCallId"))
+                name = nonempty_str(block.get("name")) or nonempty_str(block.get("toolName"))
                 tool_input = block.get("input") if "input" in block else block.get("args")
                 spoken = self._conversational(name, tool_input)
                 if spoken is not None:
@@ -554,7 +579,7 @@ class _Conversation:
         """What the assistant said through attempt_completion / ask_followup_question / plan mode."""
         if name not in CONVERSATIONAL_TOOLS:
             return None
-        value = _dict(tool_input).get(CONVERSATIONAL_TOOLS[name])
+        value = as_dict(tool_input).get(CONVERSATIONAL_TOOLS[name])
         return value if isinstance(value, str) else ""
 
     def _tool_call(
@@ -576,11 +601,11 @@ class _Conversation:
     def ui_message(self, index: int, message: Any) -> None:
         if not isinstance(message, dict):
             self.problems.append(
-                Problem(self.p, f"ui message {index} is a JSON {_json_type(message)}, not an object; skipped")
+                Problem(self.p, f"ui message {index} is a JSON {json_type_name(message)}, not an object; skipped")
             )
             return
         kind = message.get("say") if message.get("type") == "say" else message.get("ask")
-        ts = _iso_utc(message.get("ts"))
+        ts = iso_utc(message.get("ts"))
         stamp = message.get("ts")
         base = f"{self.native_id}:ui:{stamp if isinstance(stamp, int) else f'i{index}'}"
         if base in self.bases:
@@ -588,7 +613,7 @@ class _Conversation:
         self.bases.add(base)
         raw_text = message.get("text")
         text = raw_text if isinstance(raw_text, str) else ""
-        images = ["[image]"] * len(_list(message.get("images")))
+        images = ["[image]"] * len(as_list(message.get("images")))
         if kind in ("task", "user_feedback"):
             self._emit_user([t for t in [text, *images] if t.strip()], [], base, ts)
         elif kind in ("text", "completion_result"):
@@ -600,13 +625,15 @@ class _Conversation:
                 self._add(Message("assistant", spoken, "response", base, ts))
         elif kind == "tool":
             tool_input = _json_obj(text)
-            name = _str(tool_input.get("tool"))
+            name = nonempty_str(tool_input.get("tool"))
             self._add(self._tool_call(None, name, tool_input, base, ts))
         elif kind == "command":
             self._add(self._tool_call(None, "execute_command", {"command": text}, base, ts))
         elif kind == "use_mcp_server":
             tool_input = _json_obj(text)
-            self._add(self._tool_call(None, _str(tool_input.get("toolName")) or "use_mcp_tool", tool_input, base, ts))
+            self._add(
+                self._tool_call(None, nonempty_str(tool_input.get("toolName")) or "use_mcp_tool", tool_input, base, ts)
+            )
         elif kind in ("command_output", "mcp_server_response"):
             name = "execute_command" if kind == "command_output" else "use_mcp_tool"
             if text.strip():
@@ -622,7 +649,7 @@ class _Conversation:
             self.messages.append(message)
 
     def warnings(self) -> list[Problem]:
-        return [*self.problems, *(Problem(self.p, f"skipped {_plural(n, what)}") for what, n in self.unknown.items())]
+        return [*self.problems, *(Problem(self.p, f"skipped {plural(n, what)}") for what, n in self.unknown.items())]
 
 
 # --- task-folder facts ---------------------------------------------------------------------------
@@ -638,11 +665,11 @@ def _api_messages(data: Any) -> list[Any] | None:
 def _ui_index_times(ui: Any) -> dict[int, str]:
     """API message index → time of the first UI message recorded after it (older files have no `ts`)."""
     times: dict[int, str] = {}
-    for message in _list(ui):
+    for message in as_list(ui):
         if not isinstance(message, dict):
             continue
         index = message.get("conversationHistoryIndex")
-        stamp = _iso_utc(message.get("ts"))
+        stamp = iso_utc(message.get("ts"))
         if isinstance(index, int) and stamp and (index + 1) not in times:
             times[index + 1] = stamp
     return times
@@ -650,7 +677,7 @@ def _ui_index_times(ui: Any) -> dict[int, str]:
 
 def _history_item(task_dir: Path) -> dict[str, Any]:
     """The task's HistoryItem: Roo's own file, else Roo's index, else Cline's taskHistory.json."""
-    item, _ = _load_json(task_dir / "history_item.json")
+    item, _ = load_json_file(task_dir / "history_item.json", TASK_FILE)
     if isinstance(item, dict):
         return item
     tasks_dir = task_dir.parent
@@ -674,15 +701,15 @@ def _cached_index(path: str, mtime_ns: int, size: int) -> dict[str, dict[str, An
     """An index file read once per version (ingest parses many tasks against the same index)."""
     if size < 0:
         return {}
-    data, _ = _load_json(Path(path))
+    data, _ = load_json_file(Path(path), TASK_FILE)
     entries = data.get("entries") if isinstance(data, dict) else data
-    return {e["id"]: e for e in _list(entries) if isinstance(e, dict) and isinstance(e.get("id"), str)}
+    return {e["id"]: e for e in as_list(entries) if isinstance(e, dict) and isinstance(e.get("id"), str)}
 
 
 def _metadata_models(task_dir: Path) -> list[str]:
-    data, _ = _load_json(task_dir / "task_metadata.json")
-    usage = _list(data.get("model_usage")) if isinstance(data, dict) else []
-    return [u["model_id"] for u in usage if isinstance(u, dict) and _str(u.get("model_id"))]
+    data, _ = load_json_file(task_dir / "task_metadata.json", TASK_FILE)
+    usage = as_list(data.get("model_usage")) if isinstance(data, dict) else []
+    return [u["model_id"] for u in usage if isinstance(u, dict) and nonempty_str(u.get("model_id"))]
 
 
 def _is_roo_task(task_dir: Path) -> bool:
@@ -731,7 +758,7 @@ def _classify_typed(text: str) -> tuple[str, str]:
 def _plain_text(content: Any) -> str:
     if isinstance(content, str):
         return content
-    return "\n\n".join(b["text"] for b in _list(content) if isinstance(b, dict) and isinstance(b.get("text"), str))
+    return "\n\n".join(b["text"] for b in as_list(content) if isinstance(b, dict) and isinstance(b.get("text"), str))
 
 
 def _result_text(content: Any) -> str:
@@ -754,19 +781,10 @@ def _result_text(content: Any) -> str:
 
 
 def _tool_summary(name: str | None, tool_input: Any) -> tuple[str, tuple[str, ...]]:
-    files: list[str] = []
-    summary: str | None = None
-    if isinstance(tool_input, dict):
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        candidates = [tool_input.get(k) for k in PATH_KEYS]
-        for listed in (tool_input.get("files"), tool_input.get("edits")):  # Roo's multi-file tools
-            candidates += [e.get("path") or e.get("file_path") for e in _list(listed) if isinstance(e, dict)]
-        files = list(dict.fromkeys(c.strip() for c in candidates if _looks_like_path(c)))
-        if summary is None and files:
-            summary = ", ".join(files)
-    if summary is None:
-        summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-    return f"{name or 'tool'}: {summary.strip()[:SUMMARY_MAX]}", tuple(files)
+    # Roo's multi-file tools list their files; XML-era params keep the line breaks around a value.
+    files = input_paths(tool_input, PATH_KEYS, lists=("files", "edits"), item_keys=("path", "file_path"), strip=True)
+    summary = input_summary(tool_input, SUMMARY_KEYS) or (", ".join(files) if files else None)
+    return tool_call_text(name, tool_input, summary.strip() if summary is not None else None), files
 
 
 def _json_obj(text: str) -> dict[str, Any]:
@@ -802,105 +820,3 @@ def _walk(root: Path, depth: int) -> Iterator[tuple[Path, list[str], list[str]]]
         yield path, dirnames, filenames
         if len(path.parts) - base >= depth:
             dirnames[:] = []
-
-
-def _editor_user_dirs(home: Path) -> list[Path]:
-    dirs = [home / ".config" / e / "User" for e in EDITORS]
-    dirs += [home / "Library" / "Application Support" / e / "User" for e in EDITORS]
-    dirs += [home / server / "data" / "User" for server in REMOTE_SERVERS]
-    if os.environ.get("APPDATA"):
-        dirs += [Path(os.environ["APPDATA"]) / e / "User" for e in EDITORS]
-    return dirs
-
-
-def _existing_unique(candidates: list[Path]) -> list[Path]:
-    roots: list[Path] = []
-    seen: set[Path] = set()
-    for candidate in candidates:
-        try:
-            if not candidate.is_dir():
-                continue
-            resolved = candidate.resolve()
-        except OSError:
-            continue
-        if resolved not in seen:
-            seen.add(resolved)
-            roots.append(candidate)
-    return roots
-
-
-def _load_json(path: Path) -> tuple[Any, str | None]:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None, "file not found"
-    except IsADirectoryError:
-        return None, "is a directory, not a JSON file"
-    except PermissionError:
-        return None, "permission denied: cannot read the file"
-    except OSError as exc:
-        return None, f"cannot read the file: {exc.strerror or exc}"
-    if not raw.strip():
-        return None, "empty file: no messages"
-    try:
-        return json.loads(raw.decode("utf-8")), None
-    except UnicodeDecodeError as exc:
-        return None, f"invalid UTF-8 at byte {exc.start}: not a JSON file"
-    except ValueError as exc:
-        # Cline writes these files in place, so a read can catch one half-written.
-        return (
-            None,
-            f"malformed JSON ({getattr(exc, 'msg', exc)} at line {getattr(exc, 'lineno', '?')}); it may be mid-write",
-        )
-
-
-def _iso_utc(value: Any) -> str | None:
-    try:
-        if isinstance(value, bool) or value is None:
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _looks_like_path(value: Any) -> TypeGuard[str]:
-    return (
-        isinstance(value, str)
-        and bool(value.strip())
-        and len(value) <= 1024
-        and "\n" not in value.strip()
-        and "\0" not in value
-        and "://" not in value
-    )
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _json_type(obj: Any) -> str:
-    if isinstance(obj, bool):
-        return "boolean"
-    if isinstance(obj, (int, float)):
-        return "number"
-    return {str: "string", list: "array", dict: "object", type(None): "null"}.get(type(obj), type(obj).__name__)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

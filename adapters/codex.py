@@ -23,11 +23,26 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from smriti.adapters._jsonl import JsonlRead, read_jsonl
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    PATH_KEYS,
+    as_dict,
+    compact_json,
+    home_dir,
+    input_paths,
+    is_injected,
+    iso_utc,
+    join_parts,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    split_smriti_context,
+    tool_call_text,
+)
+from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl, read_jsonl_bytes
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "codex"
@@ -36,7 +51,6 @@ ROLLOUT_RE = re.compile(r"^rollout-.*\.(jsonl|jsonl\.zst|json)$")
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 MAX_DECOMPRESSED = 1 << 30  # a rollout is at most a few hundred MB; anything bigger is refused
-MAX_LINE_BYTES = 4 * 1024 * 1024  # the same limit read_jsonl applies
 
 # Wrapped record types that hold no conversation (settings snapshots, inter-agent bookkeeping).
 SKIPPED_WRAPPED = frozenset(
@@ -78,14 +92,10 @@ INJECTED_PREFIXES = (
 # The IDE extension wraps a prompt as "# Context from my IDE setup: … ## My request for Codex: …".
 IDE_CONTEXT_HEAD = "# Context from my IDE setup:"
 IDE_REQUEST_MARK = "## My request for Codex:"
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.S)
 ENV_CWD_RE = re.compile(r"<cwd>([^<\n]+)</cwd>")
 PATCH_FILE_RE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$", re.M)
 
 SUMMARY_KEYS = ("command", "cmd", "file_path", "path", "pattern", "url", "query", "description")
-PATH_KEYS = ("file_path", "path", "notebook_path", "filePath")
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
 MAX_PENDING_TOOLS = 1000
 
 
@@ -151,17 +161,13 @@ class CodexAdapter:
 # --- locations -----------------------------------------------------------------------------------
 
 
-def _home() -> Path:
-    return Path(os.environ.get("HOME") or Path.home())
-
-
 def _codex_homes() -> list[Path]:
     """`$CODEX_HOME` when set (as Codex does), plus the default `~/.codex`."""
     homes: list[Path] = []
     env = os.environ.get("CODEX_HOME", "").strip()
     if env:
-        homes.append(_home() / env[2:] if env.startswith("~/") else Path(env))
-    homes.append(_home() / ".codex")
+        homes.append(home_dir() / env[2:] if env.startswith("~/") else Path(env))
+    homes.append(home_dir() / ".codex")
     userprofile = os.environ.get("USERPROFILE")
     if userprofile:
         homes.append(Path(userprofile) / ".codex")
@@ -213,52 +219,6 @@ def _codex_home_of(path: Path) -> Path | None:
 # --- small value helpers -------------------------------------------------------------------------
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch seconds or ms accepted."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value.strip()) <= 1024 and "\n" not in value and "://" not in value
-
-
-def _json_type(obj: Any) -> str:
-    if isinstance(obj, bool):
-        return "boolean"
-    if isinstance(obj, (int, float)):
-        return "number"
-    return {str: "string", list: "array", type(None): "null"}.get(type(obj), type(obj).__name__)
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
 def _thread_from_name(path: Path) -> str:
     """The thread id in `rollout-<local time>-<uuid>.jsonl`, else the file's stem."""
     found = UUID_RE.findall(path.name)
@@ -271,8 +231,8 @@ def _thread_from_name(path: Path) -> str:
 def _read_zst(path: Path) -> JsonlRead:
     """A `.jsonl.zst` rollout as JsonlRead records.
 
-    read_jsonl only reads plain files, so the decompressed bytes are split here with the same
-    rules and messages. A compressed rollout is a finished file: a torn last line is an error.
+    Decompressed here (with a size cap), then split by the shared JSONL rules: a compressed
+    rollout is a finished file, so a torn last line is an error.
     """
     out = JsonlRead()
     p = str(path)
@@ -298,38 +258,7 @@ def _read_zst(path: Path) -> JsonlRead:
     except OSError as exc:
         out.errors.append(Problem(p, f"cannot read the file: {exc.strerror or exc}"))
         return out
-    data = b"".join(chunks)
-    if not data.strip():
-        out.errors.append(Problem(p, "empty file: no records"))
-        return out
-    lines = data.split(b"\n")
-    last = len(lines) - (1 if data.endswith(b"\n") else 0)
-    for line_no, raw in enumerate(lines[:last], start=1):
-        if len(raw) > MAX_LINE_BYTES:
-            out.errors.append(
-                Problem(p, f"line is {len(raw) / 1_048_576:.1f} MB, over the 4 MB limit; skipped", line_no)
-            )
-            continue
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            out.errors.append(Problem(p, f"invalid UTF-8 at byte {exc.start}; line skipped", line_no))
-            continue
-        except ValueError as exc:
-            if line_no == last and not data.endswith(b"\n"):
-                message = "last line is truncated (no newline, not valid JSON); left unread"
-            else:
-                where = f"{getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')}"
-                message = f"malformed JSON ({where}); line skipped"
-            out.errors.append(Problem(p, message, line_no))
-            continue
-        if isinstance(obj, dict):
-            out.records.append((line_no, obj))
-        else:
-            out.errors.append(Problem(p, f"line is a JSON {_json_type(obj)}, not an object; skipped", line_no))
-    return out
+    return read_jsonl_bytes(b"".join(chunks), p)
 
 
 def _parse(path: Path, resume: Any) -> ParseResult:
@@ -356,7 +285,7 @@ def _parse_single_json(path: Path) -> ParseResult:
         return ParseResult(errors=[Problem(p, f"malformed JSON: {exc}")])
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         return ParseResult(errors=[Problem(p, "not a Codex rollout: expected an object with an 'items' array")])
-    session = _dict(data.get("session"))
+    session = as_dict(data.get("session"))
     header = {"id": session.get("id") or _thread_from_name(path), "timestamp": session.get("timestamp")}
     records: list[tuple[int, dict[str, Any]]] = []
     problems: list[Problem] = []
@@ -364,7 +293,7 @@ def _parse_single_json(path: Path) -> ParseResult:
         if isinstance(item, dict):
             records.append((index, item))
         else:
-            problems.append(Problem(p, f"item {index} is a JSON {_json_type(item)}, not an object; skipped"))
+            problems.append(Problem(p, f"item {index} is a JSON {json_type_name(item)}, not an object; skipped"))
     parser = _Parser(path, _State())
     parser.feed_meta(header)
     return _finish(path, JsonlRead(records=records, warnings=problems), parser, resuming=False, resume_point=None)
@@ -377,7 +306,7 @@ def _finish(path: Path, read: JsonlRead, parser: _Parser, *, resuming: bool, res
     sessions = parser.sessions()
     errors = list(read.errors)
     if not resuming and parser.identified and not any(s.messages for s in sessions) and not parser.inherited:
-        errors.append(Problem(str(path), "found 1 session(s) but no messages: the format may have changed"))
+        errors.append(Problem(str(path), no_messages_error("1 session(s)")))
     return ParseResult(
         sessions=sessions,
         resume=resume_point(**parser.state.to_json()) if resume_point is not None else None,
@@ -451,24 +380,29 @@ class _State:
         """Tolerant: a damaged resume state loses only the parts that do not parse."""
 
         def strs(value: Any) -> list[str]:
-            return [v for v in value if _str(v)] if isinstance(value, list) else []
+            return [v for v in value if nonempty_str(v)] if isinstance(value, list) else []
 
         tail = data.get("tail_candidate")
         candidate = None
-        if isinstance(tail, dict) and _str(tail.get("key")) and isinstance(tail.get("line"), int):
+        if isinstance(tail, dict) and nonempty_str(tail.get("key")) and isinstance(tail.get("line"), int):
             candidate = _Candidate(
-                tail["key"], str(tail.get("text") or ""), tail["line"], _str(tail.get("timestamp")), emitted=True
+                tail["key"],
+                str(tail.get("text") or ""),
+                tail["line"],
+                nonempty_str(tail.get("timestamp")),
+                emitted=True,
             )
         event = data.get("tail_event")
         names = data.get("tool_names")
         start = data.get("start_ordinal")
         return cls(
-            thread=_str(data.get("thread")), parent=_str(data.get("parent")),
-            cwd_meta=_str(data.get("cwd_meta")), cwd_env=_str(data.get("cwd_env")), cwds=strs(data.get("cwds")),
-            git_branch=_str(data.get("git_branch")), git_remote=_str(data.get("git_remote")),
-            event_title=_str(data.get("event_title")), started_at=_str(data.get("started_at")),
-            ended_at=_str(data.get("ended_at")), models=strs(data.get("models")),
-            extra=_dict(data.get("extra")),
+            thread=nonempty_str(data.get("thread")), parent=nonempty_str(data.get("parent")),
+            cwd_meta=nonempty_str(data.get("cwd_meta")), cwd_env=nonempty_str(data.get("cwd_env")),
+            cwds=strs(data.get("cwds")),
+            git_branch=nonempty_str(data.get("git_branch")), git_remote=nonempty_str(data.get("git_remote")),
+            event_title=nonempty_str(data.get("event_title")), started_at=nonempty_str(data.get("started_at")),
+            ended_at=nonempty_str(data.get("ended_at")), models=strs(data.get("models")),
+            extra=as_dict(data.get("extra")),
             events_mode=data.get("events_mode") is True, paginated=data.get("paginated") is True,
             start_ordinal=start if isinstance(start, int) and not isinstance(start, bool) else None,
             copy=data.get("copy") if isinstance(data.get("copy"), dict) else None,
@@ -536,7 +470,7 @@ class _Parser:
         if not wrapped and "type" not in record:
             if "record_type" in record:
                 return  # the bare era's `{"record_type": "state"}` bookkeeping lines
-            if _str(record.get("id")) and "timestamp" in record:
+            if nonempty_str(record.get("id")) and "timestamp" in record:
                 self._meta(record, None, line_no)  # the bare era's header line
                 return
             self._count("record", "None")
@@ -544,7 +478,7 @@ class _Parser:
         if self._inherited(line_no, record):
             self.inherited += 1
             return
-        ts = _iso_utc(record.get("timestamp")) if wrapped else None
+        ts = iso_utc(record.get("timestamp")) if wrapped else None
         self._touch(ts)
         if not wrapped:
             self._ensure_thread()
@@ -601,20 +535,22 @@ class _Parser:
         s = self.state
         if s.thread is not None:
             return
-        s.thread = _str(payload.get("id")) or _str(payload.get("session_id")) or _thread_from_name(self.path)
+        s.thread = (
+            nonempty_str(payload.get("id")) or nonempty_str(payload.get("session_id")) or _thread_from_name(self.path)
+        )
         self.identified = True
-        s.started_at = _iso_utc(payload.get("timestamp")) or ts or s.started_at
+        s.started_at = iso_utc(payload.get("timestamp")) or ts or s.started_at
         self._touch(ts)
-        s.cwd_meta = _str(payload.get("cwd"))
+        s.cwd_meta = nonempty_str(payload.get("cwd"))
         git = payload.get("git")
         if isinstance(git, dict):
-            s.git_branch = _str(git.get("branch"))
-            s.git_remote = _str(git.get("repository_url"))
+            s.git_branch = nonempty_str(git.get("branch"))
+            s.git_remote = nonempty_str(git.get("repository_url"))
         source = payload.get("source")
         spawn = _dig(source, "subagent", "thread_spawn")
         s.parent = (
-            _str(payload.get("forked_from_id")) or _str(payload.get("parent_thread_id"))
-            or _str(spawn.get("parent_thread_id") if isinstance(spawn, dict) else None)
+            nonempty_str(payload.get("forked_from_id")) or nonempty_str(payload.get("parent_thread_id"))
+            or nonempty_str(spawn.get("parent_thread_id") if isinstance(spawn, dict) else None)
         )  # fmt: skip
         s.paginated = payload.get("history_mode") == "paginated"
         start = payload.get("subagent_history_start_ordinal")
@@ -625,10 +561,10 @@ class _Parser:
 
     def _turn_context(self, payload: dict[str, Any]) -> None:
         s = self.state
-        model = _str(payload.get("model"))
+        model = nonempty_str(payload.get("model"))
         if model and model not in s.models:
             s.models.append(model)
-        cwd = _str(payload.get("cwd"))
+        cwd = nonempty_str(payload.get("cwd"))
         if cwd and cwd not in s.cwds:
             s.cwds.append(cwd)
 
@@ -670,7 +606,7 @@ class _Parser:
 
     def _parent_signatures(self, copy: dict[str, Any]) -> list[str] | None:
         if self.copy_records is None:
-            known = _str(copy.get("parent_path"))
+            known = nonempty_str(copy.get("parent_path"))
             found = (
                 Path(known) if known and Path(known).is_file() else _find_rollout(self.state.parent or "", self.path)
             )
@@ -715,16 +651,14 @@ class _Parser:
             self.unknown_roles[repr(role)[:60]] += 1
 
     def _user_item(self, line_no: int, text: str, ts: str | None, key: str, plain: str) -> None:
-        parts = _classify(text)
-        prompt = "\n\n".join(t for k, t in parts if k == "prompt")
-        injected = "\n\n".join(t for k, t in parts if k == "injected_context")
+        prompt, injected = join_parts(_classify(text))
         if self.state.cwd_unknown() and (match := ENV_CWD_RE.search(text)):
             self.state.cwd_env = match.group(1).strip()
         if injected:
             self._add(Message("user", injected, "injected_context", key + ":ctx" if prompt else key, ts))
         if not prompt:
             return
-        plain_prompt = "\n\n".join(t for k, t in _classify(plain) if k == "prompt") or prompt
+        plain_prompt = join_parts(_classify(plain))[0] or prompt
         if not self.state.events_mode:
             self._add(Message("user", prompt, "prompt", key, ts))
             # No events so far; should the next parse start with this prompt's event, it is a twin.
@@ -743,33 +677,31 @@ class _Parser:
 
     def _tool_call(self, payload: dict[str, Any], key: str, ts: str | None) -> Message:
         name, tool_input, raw = _call_parts(payload)
-        call_id = _str(payload.get("call_id")) or _str(payload.get("id"))
+        call_id = nonempty_str(payload.get("call_id")) or nonempty_str(payload.get("id"))
         if call_id and name:
             self.state.tool_names[call_id] = name
         summary = None
-        files: list[str] = []
+        files = list(input_paths(tool_input, PATH_KEYS))
         patch = _patch_text(tool_input, raw)
         if isinstance(tool_input, dict):
+            # The first set key decides; an argv list (`command: ["bash", "-lc", …]`) reads as one line.
             value = next((tool_input[k] for k in SUMMARY_KEYS if tool_input.get(k)), None)
             if isinstance(value, list) and all(isinstance(v, str) for v in value):
                 value = " ".join(value)
             summary = value if isinstance(value, str) and value.strip() else None
-            files = [tool_input[k] for k in PATH_KEYS if _looks_like_path(tool_input.get(k))]
         if patch:  # "Update File: a.py, Add File: b.py" says more than the patch's first bytes
             ops = PATCH_FILE_RE.findall(patch)
             files += [path.strip() for _, path in ops]
             summary = ", ".join(f"{op} File: {path.strip()}" for op, path in ops) or summary
-        if summary is None:
-            summary = raw if raw is not None else _compact(tool_input)
-        text = f"{name or 'tool'}: {summary[:SUMMARY_MAX]}"
+        text = tool_call_text(name, tool_input, summary if summary is not None else raw)
         return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input,
                        files=tuple(dict.fromkeys(files)))  # fmt: skip
 
     def _tool_result(self, payload: dict[str, Any], key: str, ts: str | None) -> Message:
-        call_id = _str(payload.get("call_id")) or _str(payload.get("id"))
+        call_id = nonempty_str(payload.get("call_id")) or nonempty_str(payload.get("id"))
         name = self.state.tool_names.pop(call_id, None) if call_id else None
         if payload.get("type") == "tool_search_output":
-            text, failed = _compact(payload.get("tools", payload.get("output")))[:OUTPUT_MAX], False
+            text, failed = compact_json(payload.get("tools", payload.get("output")))[:OUTPUT_MAX], False
         else:
             text, failed = _output_text(payload.get("output"))
         if failed or payload.get("status") in ("failed", "error"):
@@ -783,7 +715,7 @@ class _Parser:
         if etype == "user_message":
             self._user_event(line_no, payload, ts, key)
         elif etype == "thread_name_updated":
-            self.state.event_title = _str(payload.get("thread_name")) or self.state.event_title
+            self.state.event_title = nonempty_str(payload.get("thread_name")) or self.state.event_title
         elif etype not in SKIPPED_EVENTS and not (isinstance(etype, str) and etype.startswith(SKIPPED_EVENT_PREFIXES)):
             self._count("event_msg record", repr(etype)[:60])
 
@@ -794,9 +726,8 @@ class _Parser:
         images = payload.get("images")
         if isinstance(images, list) and images:
             text = "\n\n".join(filter(None, [text, *["[image]"] * len(images)]))
-        parts = _classify(text)
-        prompt = "\n\n".join(t for k, t in parts if k == "prompt")
-        plain = "\n\n".join(t for k, t in _classify(message if isinstance(message, str) else "") if k == "prompt")
+        prompt, injected = join_parts(_classify(text))
+        plain = join_parts(_classify(message if isinstance(message, str) else ""))[0]
         twin = self._twin(plain, line_no)
         self.pending.clear()  # earlier unpaired user items were context of this turn
         if twin is not None:
@@ -806,7 +737,6 @@ class _Parser:
                 if twin.emitted:  # returned as context by the last parse: return it again as a prompt
                     self._add(self.claimed[id(twin)])
             return
-        injected = "\n\n".join(t for k, t in parts if k == "injected_context")
         if injected:
             self._add(Message("user", injected, "injected_context", key + ":ctx" if prompt else key, ts))
         if prompt:
@@ -886,10 +816,10 @@ class _Parser:
         for noun, counts in self.unknown.items():
             for label, n in counts.items():
                 what = "with no type" if label == "None" else f"of unknown type {label}"
-                out.append(Problem(self.p, f"skipped {_plural(n, noun)} {what}"))
+                out.append(Problem(self.p, f"skipped {plural(n, noun)} {what}"))
         for label, n in self.unknown_roles.items():
             what = "with no role" if label == "None" else f"with unknown role {label}"
-            out.append(Problem(self.p, f"skipped {_plural(n, 'message record')} {what}"))
+            out.append(Problem(self.p, f"skipped {plural(n, 'message record')} {what}"))
         return out
 
 
@@ -908,11 +838,11 @@ def _meta_extra(payload: dict[str, Any], source: Any, spawn: Any) -> dict[str, A
     spawn = spawn if isinstance(spawn, dict) else {}
     kind = source if isinstance(source, str) else (next(iter(source), None) if isinstance(source, dict) else None)
     return {
-        "originator": _str(payload.get("originator")),
-        "cli_version": _str(payload.get("cli_version")),
+        "originator": nonempty_str(payload.get("originator")),
+        "cli_version": nonempty_str(payload.get("cli_version")),
         "source": kind,
-        "agent_nickname": _str(payload.get("agent_nickname")) or _str(spawn.get("agent_nickname")),
-        "agent_role": _str(payload.get("agent_role")) or _str(spawn.get("agent_role")),
+        "agent_nickname": nonempty_str(payload.get("agent_nickname")) or nonempty_str(spawn.get("agent_nickname")),
+        "agent_role": nonempty_str(payload.get("agent_role")) or nonempty_str(spawn.get("agent_role")),
     }
 
 
@@ -922,7 +852,7 @@ def _signature(record: dict[str, Any]) -> str:
     A copy gets new timestamps and ordinals, and re-serialising may add default fields, so only
     the fields that carry the conversation are compared.
     """
-    payload = _dict(record.get("payload")) or record
+    payload = as_dict(record.get("payload")) or record
     rtype = record.get("type")
     fields: list[Any] = [rtype, payload.get("type")]
     if rtype == "session_meta":
@@ -934,7 +864,7 @@ def _signature(record: dict[str, Any]) -> str:
     else:
         fields += [payload.get(k) for k in ("role", "call_id", "name", "arguments", "input", "output", "message")]
         fields.append(_content_text(payload.get("content")))
-    return _compact(fields)
+    return compact_json(fields)
 
 
 def _find_rollout(thread: str, near: Path) -> Path | None:
@@ -973,7 +903,7 @@ def _index_title(path: Path, thread: str) -> str | None:
     if cached is None or cached[0] != stamp:
         titles: dict[str, str] = {}
         for _, record in read_jsonl(index).records:
-            if _str(record.get("id")) and _str(record.get("thread_name")):
+            if nonempty_str(record.get("id")) and nonempty_str(record.get("thread_name")):
                 titles[record["id"]] = record["thread_name"]
         cached = _INDEX_CACHE[str(index)] = (stamp, titles)
     return cached[1].get(thread)
@@ -1000,19 +930,15 @@ def _content_text(content: Any, *, images: bool = True) -> str:
 
 def _classify(text: str) -> list[tuple[str, str]]:
     """Split one user text into typed prompt and injected context, in order."""
-    if text.lstrip().lower().startswith(INJECTED_PREFIXES):
+    if is_injected(text, INJECTED_PREFIXES, ignore_case=True):
         return [("injected_context", text)]
     parts: list[tuple[str, str]] = []
     if text.lstrip().startswith(IDE_CONTEXT_HEAD) and IDE_REQUEST_MARK in text:
         head, _, text = text.partition(IDE_REQUEST_MARK)
-        parts.append(("injected_context", head.strip()))
+        if head.strip():
+            parts.append(("injected_context", head.strip()))
         text = text.strip()
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    return [(k, t) for k, t in parts if t]
+    return parts + split_smriti_context(text)
 
 
 def _same(a: str, b: str) -> bool:
@@ -1022,7 +948,7 @@ def _same(a: str, b: str) -> bool:
 def _call_parts(payload: dict[str, Any]) -> tuple[str | None, Any, str | None]:
     """(tool name, input as a dict where possible, the raw input string when it was not JSON)."""
     itype = payload.get("type")
-    name = _str(payload.get("name")) or _str(_dig(payload, "function", "name"))
+    name = nonempty_str(payload.get("name")) or nonempty_str(_dig(payload, "function", "name"))
     if itype == "custom_tool_call":
         raw = payload.get("input")
         return name, {"input": raw}, raw if isinstance(raw, str) else None
@@ -1078,7 +1004,7 @@ def _output_text(output: Any) -> tuple[str, bool]:
             return text, output.get("success") is False
         if output.get("type") in ("input_text", "output_text", "text", "input_image"):
             return _content_text([output]), False
-        return _compact(output), False
+        return compact_json(output), False
     if isinstance(output, list):
         return _content_text(output), False
-    return ("" if output is None else _compact(output)), False
+    return ("" if output is None else compact_json(output)), False

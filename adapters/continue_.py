@@ -11,53 +11,60 @@ timestamps; `sessions.json` next to them (the index) gives `dateCreated` when it
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import Counter
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 from urllib.parse import unquote, urlparse
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    SUMMARY_KEYS,
+    SourceKind,
+    as_dict,
+    as_list,
+    context_then_prompt,
+    decode_arguments,
+    existing_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    iso_utc,
+    load_json_file,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    read_json_or_none,
+    tool_call_text,
+)
+from smriti.adapters._jsonl import json_type_name
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "continue"
 INDEX_NAME = "sessions.json"
 
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
-SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description")
 PATH_KEYS = ("file_path", "filepath", "filePath", "path", "notebook_path", "target_file")
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
 FAILED_STATUSES = frozenset({"errored", "error", "canceled", "cancelled"})
 SKIPPED_ROLES = frozenset({"thinking"})  # reasoning is not stored
 SNIFF_BYTES = 4096
 DETECT_FILES = 20  # a folder is sniffed through its first few JSON files only: detect must be cheap
+SESSION_FILE = SourceKind("a session file", "session", "a JSON session")
 
 
 class ContinueAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
+        home = home_dir()
         candidates: list[Path] = []
         if os.environ.get("CONTINUE_GLOBAL_DIR"):
             candidates.append(Path(os.environ["CONTINUE_GLOBAL_DIR"]).expanduser() / "sessions")
         candidates.append(home / ".continue" / "sessions")
         if os.environ.get("USERPROFILE"):  # Windows keeps it in %USERPROFILE%\.continue
             candidates.append(Path(os.environ["USERPROFILE"]) / ".continue" / "sessions")
-        roots: list[Path] = []
-        seen: set[Path] = set()
-        for candidate in candidates:
-            try:
-                if candidate.is_dir() and candidate.resolve() not in seen:
-                    seen.add(candidate.resolve())
-                    roots.append(candidate)
-            except OSError:
-                continue
-        return roots
+        return existing_dirs(candidates)
 
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():
@@ -87,13 +94,13 @@ class ContinueAdapter:
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
         p = str(path)
-        data, error = _load_json(path)
+        data, error = load_json_file(path, SESSION_FILE)
         if error is not None:
             return ParseResult(errors=[Problem(p, error)])
         if not isinstance(data, dict):
             return ParseResult(
                 errors=[
-                    Problem(p, f"not a Continue session: the top level is a JSON {_json_type(data)}, not an object")
+                    Problem(p, f"not a Continue session: the top level is a JSON {json_type_name(data)}, not an object")
                 ]
             )
         history = data.get("history")
@@ -106,7 +113,7 @@ class ContinueAdapter:
             return ParseResult(errors=[Problem(p, f"session could not be read ({type(exc).__name__}: {exc})")])
         errors: list[Problem] = []
         if history and not session.messages:
-            errors.append(Problem(p, "found 1 session(s) but no messages: the format may have changed"))
+            errors.append(Problem(p, no_messages_error("1 session(s)")))
         return ParseResult(
             sessions=[session] if session.messages else [], resume=None, warnings=parser.warnings(), errors=errors
         )
@@ -117,7 +124,7 @@ class _SessionParser:
         self.path = path
         self.p = str(path)
         self.data = data
-        self.sid = _str(data.get("sessionId")) or path.stem
+        self.sid = nonempty_str(data.get("sessionId")) or path.stem
         self.out: list[Message] = []
         self.keys: set[str] = set()
         self.tool_names: dict[str, str] = {}
@@ -132,15 +139,15 @@ class _SessionParser:
                 continue
             self._item(index, item)
         if not self.models:  # the display title of the chosen model, when no prompt log names it
-            self._model(_str(self.data.get("chatModelTitle")))
+            self._model(nonempty_str(self.data.get("chatModelTitle")))
         entry = _index_entry(self.path.parent / INDEX_NAME, self.sid)
-        started = _iso_utc(_number(entry.get("dateCreated")))
+        started = iso_utc(_number(entry.get("dateCreated")))
         return Session(
             agent=AGENT,
             native_id=self.sid,
             messages=tuple(self.out),
             cwd=_workspace(self.data.get("workspaceDirectory")) or _workspace(entry.get("workspaceDirectory")),
-            title=_str(self.data.get("title")) or _str(entry.get("title")),
+            title=nonempty_str(self.data.get("title")) or nonempty_str(entry.get("title")),
             started_at=started,
             ended_at=None,
             models=tuple(self.models),
@@ -150,28 +157,31 @@ class _SessionParser:
     def _item(self, index: int, item: dict[str, Any]) -> None:
         message = item["message"]
         role = message.get("role")
-        base = _str(message.get("id")) or f"{self.sid}:{index}"
-        for log in _list(item.get("promptLogs")):
+        base = nonempty_str(message.get("id")) or f"{self.sid}:{index}"
+        for log in as_list(item.get("promptLogs")):
             if isinstance(log, dict):
-                self._model(_str(_dict(log.get("completionOptions")).get("model")) or _str(log.get("modelTitle")))
-        summary = _str(item.get("conversationSummary"))
+                self._model(
+                    nonempty_str(as_dict(log.get("completionOptions")).get("model"))
+                    or nonempty_str(log.get("modelTitle"))
+                )
+        summary = nonempty_str(item.get("conversationSummary"))
         if summary:  # Continue's compaction: the summary replaces what came before
             self._add(Message("system", summary, "summary", f"{base}:summary"))
         if role == "user":
             self._context(base, item.get("contextItems"))
-            for kind, text in _classify(_content_text(message.get("content"))):
+            for kind, text in context_then_prompt(_content_text(message.get("content"))):
                 self._add(Message("user", text, kind, base if kind == "prompt" else f"{base}:smriti"))
         elif role == "assistant":
             text = _content_text(message.get("content")).strip()
             if text:
                 self._add(Message("assistant", text, "response", base))
-            for n, call in enumerate(_list(message.get("toolCalls"))):
+            for n, call in enumerate(as_list(message.get("toolCalls"))):
                 if isinstance(call, dict):
                     self._tool_call(call, f"{base}:call{n}")
             states = item.get("toolCallStates")
             if isinstance(item.get("toolCallState"), dict):  # older builds: one state per item
                 states = [item["toolCallState"]]
-            for state in _list(states):
+            for state in as_list(states):
                 if isinstance(state, dict):
                     self._tool_state(state)
         elif role == "tool":
@@ -186,20 +196,20 @@ class _SessionParser:
     def _context(self, base: str, items: Any) -> None:
         """Files and snippets attached with @-mentions: stored for `show`, never indexed."""
         parts: list[str] = []
-        for item in _list(items):
+        for item in as_list(items):
             if not isinstance(item, dict) or item.get("hidden") is True:
                 continue
-            name = _str(item.get("name")) or _str(item.get("description")) or "context"
+            name = nonempty_str(item.get("name")) or nonempty_str(item.get("description")) or "context"
             content = item.get("content") if isinstance(item.get("content"), str) else ""
             parts.append(f"{name}\n{content}".strip())
         if parts:
             self._add(Message("user", "\n\n".join(parts)[:OUTPUT_MAX], "injected_context", f"{base}:ctx"))
 
     def _tool_call(self, call: dict[str, Any], fallback: str) -> None:
-        function = _dict(call.get("function"))
-        name = _str(function.get("name"))
-        tool_input = _arguments(function.get("arguments"))
-        tool_id = _str(call.get("id"))
+        function = as_dict(call.get("function"))
+        name = nonempty_str(function.get("name"))
+        tool_input = decode_arguments(function.get("arguments"))
+        tool_id = nonempty_str(call.get("id"))
         if tool_id and name:
             self.tool_names[tool_id] = name
         text, files = _tool_summary(name, tool_input)
@@ -207,25 +217,25 @@ class _SessionParser:
         self._add(Message("assistant", text, "tool_call", key, tool_name=name, tool_input=tool_input, files=files))
 
     def _tool_state(self, state: dict[str, Any]) -> None:
-        tool_id = _str(state.get("toolCallId"))
-        call = _dict(state.get("toolCall"))
+        tool_id = nonempty_str(state.get("toolCallId"))
+        call = as_dict(state.get("toolCall"))
         if tool_id and f"{self.sid}:{tool_id}" not in self.keys and call:
             self._tool_call(call, f"{self.sid}:state:{tool_id}")  # a state whose call the message lacks
         if "output" not in state and state.get("status") not in FAILED_STATUSES:
             return  # still generating or waiting for approval: no result yet
         parts: list[str] = [
             o["content"]
-            for o in _list(state.get("output"))
+            for o in as_list(state.get("output"))
             if isinstance(o, dict) and isinstance(o.get("content"), str)
         ]
         text = "\n".join(parts)
-        status = _str(state.get("status"))
+        status = nonempty_str(state.get("status"))
         if status in FAILED_STATUSES:
             text = f"[error] {text or status}"
         self._result(tool_id, text)
 
     def _tool_message(self, base: str, message: dict[str, Any]) -> None:
-        tool_id = _str(message.get("toolCallId"))
+        tool_id = nonempty_str(message.get("toolCallId"))
         self._result(tool_id, _content_text(message.get("content")), fallback=f"{base}:result")
 
     def _result(self, tool_id: str | None, text: str, fallback: str | None = None) -> None:
@@ -248,7 +258,7 @@ class _SessionParser:
         return [
             *self.problems,
             *(
-                Problem(self.p, f"skipped {_plural(n, 'message')} of unknown role {r}")
+                Problem(self.p, f"skipped {plural(n, 'message')} of unknown role {r}")
                 for r, n in self.unknown_roles.items()
             ),
         ]
@@ -259,11 +269,7 @@ class _SessionParser:
 
 def _index_entry(index_path: Path, sid: str) -> dict[str, Any]:
     """This session's entry in `sessions.json`, or {} (the index can be stale or missing)."""
-    try:
-        entries = json.loads(index_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return {}
-    for entry in _list(entries):
+    for entry in as_list(read_json_or_none(index_path)):
         if isinstance(entry, dict) and entry.get("sessionId") == sid:
             return entry
     return {}
@@ -273,7 +279,7 @@ def _content_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     parts: list[str] = []
-    for part in _list(content):
+    for part in as_list(content):
         if isinstance(part, str):
             parts.append(part)
         elif isinstance(part, dict):
@@ -282,15 +288,6 @@ def _content_text(content: Any) -> str:
             elif part.get("type") in ("imageUrl", "image_url", "image"):
                 parts.append("[image]")  # never the data URL
     return "\n".join(parts)
-
-
-def _arguments(raw: Any) -> Any:
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            return {"arguments": raw}
-    return raw
 
 
 def _workspace(value: Any) -> str | None:
@@ -314,91 +311,6 @@ def _number(value: Any) -> float | None:
 
 
 def _tool_summary(name: str | None, tool_input: Any) -> tuple[str, tuple[str, ...]]:
-    files: list[str] = []
-    summary: str | None = None
-    if isinstance(tool_input, dict):
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        summary = summary or next((tool_input[k] for k in PATH_KEYS if _str(tool_input.get(k))), None)
-        candidates = [tool_input.get(k) for k in PATH_KEYS]
-        edits = tool_input.get("edits")
-        if isinstance(edits, list):
-            candidates += [e.get("file_path") for e in edits if isinstance(e, dict)]
-        files = list(dict.fromkeys(c for c in candidates if _looks_like_path(c)))
-    if summary is None:
-        summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-    return f"{name or 'tool'}: {summary[:SUMMARY_MAX]}", tuple(files)
-
-
-def _classify(text: str) -> list[tuple[str, str]]:
-    """A prompt, with any `<smriti-context>` block split out as injected context."""
-    if not text.strip():
-        return []
-    if "<smriti-context" not in text:
-        return [("prompt", text)]
-    context = "\n\n".join(m.group() for m in SMRITI_CONTEXT_RE.finditer(text))
-    prompt = SMRITI_CONTEXT_RE.sub("", text).strip()
-    return [(k, t) for k, t in (("injected_context", context), ("prompt", prompt)) if t]
-
-
-def _load_json(path: Path) -> tuple[Any, str | None]:
-    try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        return None, "is a directory, not a session file"
-    except PermissionError:
-        return None, "permission denied: cannot read the file"
-    except OSError as exc:
-        return None, f"cannot read the file: {exc.strerror or exc}"
-    if not raw.strip():
-        return None, "empty file: no session"
-    try:
-        return json.loads(raw.decode("utf-8")), None
-    except UnicodeDecodeError as exc:
-        return None, f"invalid UTF-8 at byte {exc.start}: not a JSON session"
-    except ValueError as exc:
-        return None, f"malformed JSON ({getattr(exc, 'msg', exc)} at line {getattr(exc, 'lineno', '?')})"
-
-
-def _iso_utc(value: Any) -> str | None:
-    try:
-        if value is None or isinstance(value, bool):
-            return None
-        dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        return dt.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (TypeError, ValueError, OverflowError, OSError):
-        return None
-
-
-def _looks_like_path(value: Any) -> TypeGuard[str]:
-    return (
-        isinstance(value, str)
-        and bool(value.strip())
-        and len(value) <= 1024
-        and "\n" not in value
-        and "\0" not in value
-        and "://" not in value
-    )
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _json_type(obj: Any) -> str:
-    if isinstance(obj, bool):
-        return "boolean"
-    if isinstance(obj, (int, float)):
-        return "number"
-    return {str: "string", list: "array", dict: "object", type(None): "null"}.get(type(obj), type(obj).__name__)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    files = input_paths(tool_input, PATH_KEYS, lists=("edits",))
+    # Continue's tools name their file as `filepath`: with no summary key, the file names the call.
+    return tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS + PATH_KEYS)), files

@@ -27,12 +27,29 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    as_dict,
+    as_list,
+    editor_user_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    iso_utc,
+    maybe_json,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    read_json_or_none,
+    strip_smriti_context,
+    tool_call_text,
+    without_inline_images,
+)
 from smriti.adapters._jsonl import JsonlRead, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
@@ -44,14 +61,11 @@ SERVER_DIRS = (".vscode-server", ".vscode-server-insiders", ".vscode-remote")
 EXTENSION_DIRS = ("GitHub.copilot-chat", "github.copilot-chat")
 SESSION_FOLDERS = ("chatSessions", "emptyWindowChatSessions")
 
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.S)
-# Inline images in tool output (`data:image/png;base64,…`): never stored, only marked.
-DATA_URL_RE = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]{64,}")
 MARKDOWN_LINK_RE = re.compile(r"\[([^\]]*)\]\(([^)]*)\)")
 SUMMARY_KEYS = ("command", "file_path", "filePath", "path", "pattern", "url", "query", "description")
 FILE_KEYS = ("file_path", "filePath", "path", "notebook_path", "dirPath")
-SUMMARY_MAX = 500
-RESULT_MAX_CHARS = 200_000
+# A journal's `kind: 0` line is a snapshot of the whole session: tens of MB for a long one.
+JOURNAL_MAX_LINE_BYTES = 64 * 1024 * 1024
 # A model id names its vendor first; the built-in `copilot/` prefix says nothing.
 MODEL_PREFIX = "copilot/"
 
@@ -72,18 +86,7 @@ class CopilotAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
-        candidates: list[Path] = []
-        for variant in VARIANTS:
-            candidates += [
-                home / ".config" / variant / "User",
-                home / "Library" / "Application Support" / variant / "User",
-            ]
-        candidates += [home / server / "data" / "User" for server in SERVER_DIRS]
-        appdata = os.environ.get("APPDATA")
-        if appdata:
-            candidates += [Path(appdata) / variant / "User" for variant in VARIANTS]
-        return [c for c in candidates if c.is_dir()]
+        return [c for c in editor_user_dirs(home_dir(), VARIANTS, SERVER_DIRS) if c.is_dir()]
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Every session file under root (a User dir or anything below it), sorted.
@@ -202,45 +205,10 @@ def _detect_json(path: Path) -> bool:
 # --- small value helpers -------------------------------------------------------------------------
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    """The value when it is an object, else an empty one: absent and malformed read the same."""
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch values may be ms or s."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _uri_to_path(uri: Any) -> str | None:
     """A VS Code URI (string or `{fsPath, path, scheme}`) as a local path."""
     if isinstance(uri, dict):
-        return _str(uri.get("fsPath")) or _str(uri.get("path"))
+        return nonempty_str(uri.get("fsPath")) or nonempty_str(uri.get("path"))
     if not isinstance(uri, str) or not uri:
         return None
     if "://" not in uri:
@@ -249,19 +217,6 @@ def _uri_to_path(uri: Any) -> str | None:
     if re.match(r"^/[A-Za-z]:", path):  # file:///c%3A/Users/... on Windows
         path = path[1:]
     return path or None
-
-
-def _maybe_json(value: Any) -> Any:
-    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
-
-
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 1024 and "\n" not in value and "://" not in value
 
 
 def _plain(value: Any) -> str | None:
@@ -273,35 +228,18 @@ def _plain(value: Any) -> str | None:
 
 
 def _model(model_id: Any) -> str | None:
-    model = _str(model_id)
+    model = nonempty_str(model_id)
     return model.removeprefix(MODEL_PREFIX) if model else None
 
 
 def _tool_call(name: str, tool_input: Any, key: str, ts: str | None, fallback: str | None = None) -> Message:
-    summary = None
-    files: list[str] = []
-    if isinstance(tool_input, dict):
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        files = list(dict.fromkeys(tool_input[k] for k in FILE_KEYS if _looks_like_path(tool_input.get(k))))
-    if summary is None:
+    summary = input_summary(tool_input, SUMMARY_KEYS)
+    if summary is None and tool_input in (None, {}, ""):
         # An empty input says nothing; the "Reading file.ts" line VS Code showed says more.
-        empty = tool_input is None or tool_input == {} or tool_input == ""
-        compact = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-        summary = fallback if empty and fallback else compact
-    text = f"{name}: {summary[:SUMMARY_MAX]}"
-    return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=tuple(files))
-
-
-def _no_images(text: str) -> str:
-    return DATA_URL_RE.sub("[image]", text) if "base64," in text else text
-
-
-def _split_prompt(text: str) -> tuple[str, str]:
-    """(prompt, smriti context): smriti's own recall blocks are split out of what was typed."""
-    if "<smriti-context" not in text:
-        return text.strip(), ""
-    blocks = [m.group() for m in SMRITI_CONTEXT_RE.finditer(text)]
-    return SMRITI_CONTEXT_RE.sub("", text).strip(), "\n\n".join(blocks)
+        summary = fallback or None
+    text = tool_call_text(name, tool_input, summary)
+    files = input_paths(tool_input, FILE_KEYS)
+    return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
 
 
 def _rendered_text(parts: Any) -> str:
@@ -359,7 +297,7 @@ class _Chat:
                 self.skipped["request that is not a JSON object"] += 1
                 continue
             self.found += 1
-            rid = _str(request.get("requestId")) or f"{self.native_id}:{index}"
+            rid = nonempty_str(request.get("requestId")) or f"{self.native_id}:{index}"
             try:
                 self.requests.append((rid, self._request(rid, request)))
             except Exception as exc:  # one odd request must never lose the session
@@ -373,28 +311,28 @@ class _Chat:
     def native_id(self) -> str:
         """The session id. A session file is named after it; an "Export Chat" file (any name, no
         sessionId) falls back to the extension's conversation id or its first request id."""
-        sid = _str(self.data.get("sessionId"))
+        sid = nonempty_str(self.data.get("sessionId"))
         if sid:
             return sid
         if self.path.suffix == ".jsonl" or self.path.parent.name in SESSION_FOLDERS:
             return self.path.stem
-        for request in _list(self.data.get("requests")):
-            request = _dict(request)
-            found = _str(_dict(_dict(request.get("result")).get("metadata")).get("sessionId")) or _str(
-                request.get("requestId")
-            )
+        for request in as_list(self.data.get("requests")):
+            request = as_dict(request)
+            found = nonempty_str(
+                as_dict(as_dict(request.get("result")).get("metadata")).get("sessionId")
+            ) or nonempty_str(request.get("requestId"))
             if found:
                 return found
         return self.path.stem
 
     def _request(self, rid: str, request: dict[str, Any]) -> list[Message]:
-        ts = _iso_utc(request.get("timestamp"))
+        ts = iso_utc(request.get("timestamp"))
         out: list[Message] = []
-        prompt, smriti = _split_prompt(_message_text(request.get("message")))
+        prompt, smriti = strip_smriti_context(_message_text(request.get("message")))
         if prompt:
             out.append(Message("user", prompt, "prompt", rid, ts, files=_attached_files(request)))
-        result = _dict(request.get("result"))
-        metadata = _dict(result.get("metadata"))
+        result = as_dict(request.get("result"))
+        metadata = as_dict(result.get("metadata"))
         injected = "\n\n".join(
             t for t in (smriti, _rendered_text(metadata.get("renderedGlobalContext")),
                         _rendered_text(metadata.get("renderedUserMessage"))) if t.strip()
@@ -414,25 +352,27 @@ class _Chat:
     def _tools(self, rid: str, request: dict[str, Any], metadata: dict[str, Any]) -> list[Message]:
         """Tool calls keyed by their order in the request, so a request read while still running
         (only response items) and after it finished (toolCallRounds) names its calls the same."""
-        invocations = [i for i in _list(request.get("response")) if _dict(i).get("kind") == "toolInvocationSerialized"]
-        rounds = _list(metadata.get("toolCallRounds"))
-        calls = [c for r in rounds for c in _list(_dict(r).get("toolCalls")) if isinstance(c, dict)]
+        invocations = [
+            i for i in as_list(request.get("response")) if as_dict(i).get("kind") == "toolInvocationSerialized"
+        ]
+        rounds = as_list(metadata.get("toolCallRounds"))
+        calls = [c for r in rounds for c in as_list(as_dict(r).get("toolCalls")) if isinstance(c, dict)]
         out: list[Message] = []
         if calls:
-            results = _dict(metadata.get("toolCallResults"))
+            results = as_dict(metadata.get("toolCallResults"))
             # Invocations line up with calls only when they are as many (one edit can show twice).
             errors = [_invocation_failed(i) for i in invocations] if len(invocations) == len(calls) else []
             for n, call in enumerate(calls):
-                name = _str(call.get("name")) or "tool"
+                name = nonempty_str(call.get("name")) or "tool"
                 key = f"{rid}:tool:{n}"
-                out.append(_tool_call(name, _maybe_json(call.get("arguments")), key, None))
-                call_id = _str(call.get("id"))
+                out.append(_tool_call(name, maybe_json(call.get("arguments")), key, None))
+                call_id = nonempty_str(call.get("id"))
                 if call_id and call_id in results:
                     failed = bool(errors and errors[n])
                     out.append(_result(name, _tsx_text(results[call_id]), failed, f"{key}:result"))
             return out
         for n, item in enumerate(invocations):
-            name = _str(item.get("toolId")) or "tool"
+            name = nonempty_str(item.get("toolId")) or "tool"
             key = f"{rid}:tool:{n}"
             out.append(_tool_call(name, _invocation_input(item), key, None, _plain(item.get("invocationMessage"))))
             details = item.get("resultDetails")
@@ -443,16 +383,16 @@ class _Chat:
 
     def session(self, messages: list[Message], cwd: str | None) -> Session:
         stamps = [m.timestamp for m in messages if m.timestamp]
-        started = _iso_utc(self.data.get("creationDate")) or min(stamps, default=None)
-        ended = max(filter(None, [_iso_utc(self.data.get("lastMessageDate")), *stamps]), default=None)
-        title = _str(self.data.get("customTitle")) or _str(self.data.get("computedTitle"))
+        started = iso_utc(self.data.get("creationDate")) or min(stamps, default=None)
+        ended = max(filter(None, [iso_utc(self.data.get("lastMessageDate")), *stamps]), default=None)
+        title = nonempty_str(self.data.get("customTitle")) or nonempty_str(self.data.get("computedTitle"))
         return Session(
             agent=AGENT, native_id=self.native_id, messages=tuple(messages), cwd=cwd, title=title,
             started_at=started, ended_at=ended, models=tuple(self.models), source_paths=(str(self.path),),
         )  # fmt: skip
 
     def warnings(self) -> list[Problem]:
-        return [Problem(str(self.path), f"skipped {_plural(n, what)}") for what, n in self.skipped.items()]
+        return [Problem(str(self.path), f"skipped {plural(n, what)}") for what, n in self.skipped.items()]
 
 
 def _message_text(message: Any) -> str:
@@ -490,7 +430,7 @@ def _response_text(request: dict[str, Any], metadata: dict[str, Any]) -> str:
         if any(texts):
             return "\n\n".join(t for t in texts if t)
     pieces: list[str] = []
-    for item in _list(request.get("response")):
+    for item in as_list(request.get("response")):
         if not isinstance(item, dict):
             continue
         kind = item.get("kind")
@@ -501,7 +441,7 @@ def _response_text(request: dict[str, Any], metadata: dict[str, Any]) -> str:
         elif kind == "inlineReference":
             ref = item.get("inlineReference")
             target = ref.get("uri") if isinstance(ref, dict) and "uri" in ref else ref
-            label = _str(item.get("name")) or os.path.basename(_uri_to_path(target) or "")
+            label = nonempty_str(item.get("name")) or os.path.basename(_uri_to_path(target) or "")
             if label:
                 pieces.append(f"`{label}`")
     return "".join(pieces).strip()
@@ -509,13 +449,13 @@ def _response_text(request: dict[str, Any], metadata: dict[str, Any]) -> str:
 
 def _response_time(request: dict[str, Any], result: dict[str, Any]) -> str | None:
     state = request.get("modelState")
-    if isinstance(state, dict) and _iso_utc(state.get("completedAt")):
-        return _iso_utc(state.get("completedAt"))
+    if isinstance(state, dict) and iso_utc(state.get("completedAt")):
+        return iso_utc(state.get("completedAt"))
     timings = result.get("timings")
     start = request.get("timestamp")
     elapsed = timings.get("totalElapsed") if isinstance(timings, dict) else None
     if isinstance(start, (int, float)) and isinstance(elapsed, (int, float)) and not isinstance(elapsed, bool):
-        return _iso_utc(start + elapsed)
+        return iso_utc(start + elapsed)
     return None
 
 
@@ -525,7 +465,7 @@ def _invocation_input(item: dict[str, Any]) -> Any:
         return specific["rawInput"]
     details = item.get("resultDetails")
     if isinstance(details, dict) and "input" in details:
-        return _maybe_json(details["input"])
+        return maybe_json(details["input"])
     return {}
 
 
@@ -535,7 +475,7 @@ def _invocation_failed(item: dict[str, Any]) -> bool:
 
 
 def _result(name: str | None, text: str, failed: bool, key: str, ts: str | None = None) -> Message:
-    text = ("[error] " if failed else "") + _no_images(text)[:RESULT_MAX_CHARS]
+    text = ("[error] " if failed else "") + without_inline_images(text)[:OUTPUT_MAX]
     return Message("tool", text, "tool_result", key, ts, tool_name=name)
 
 
@@ -547,10 +487,7 @@ def _workspace_folder(path: Path) -> str | None:
         storage = path.parent.parent.parent
     else:
         return None
-    try:
-        data = json.loads((storage / "workspace.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = read_json_or_none(storage / "workspace.json")
     # A multi-root `workspace` file has no single folder: leave the cwd unknown.
     return _uri_to_path(data.get("folder")) if isinstance(data, dict) else None
 
@@ -584,10 +521,8 @@ def _result_of(
     if messages or (changed and resume is not None and any_messages):
         sessions.append(chat.session(messages, _workspace_folder(chat.path)))
     if chat.found and not any_messages:
-        found = _plural(chat.found, "request")
-        errors.append(
-            Problem(str(chat.path), f"found 1 session ({found}) but no messages: the format may have changed")
-        )
+        found = plural(chat.found, "request")
+        errors.append(Problem(str(chat.path), no_messages_error(f"1 session ({found})")))
     return ParseResult(sessions=sessions, resume=resume, warnings=[*problems, *chat.warnings()], errors=errors)
 
 
@@ -694,10 +629,10 @@ def _message_digest(messages: list[Message]) -> str:
 def _parse_journal(path: Path, resume: Any) -> ParseResult:
     """Replay the whole journal (a patch may touch any earlier request), but return only requests
     whose messages changed since the resume point: it holds one short digest per request."""
-    read = read_jsonl(path)
+    read = read_jsonl(path, max_line_bytes=JOURNAL_MAX_LINE_BYTES)
     replay = _replay(read)
     p = str(path)
-    problems = [Problem(p, f"skipped {_plural(n, what)}") for what, n in replay.skipped.items()]
+    problems = [Problem(p, f"skipped {plural(n, what)}") for what, n in replay.skipped.items()]
     if replay.state is None:
         # Entries but no snapshot: not a journal. No entries: read_jsonl has said why (empty, torn).
         missing = [Problem(p, "no initial snapshot (kind 0): not a chat session journal")] if read.records else []
@@ -734,10 +669,10 @@ class _EventState:
         tools = resume.get("tools")
         models = resume.get("models")
         return cls(
-            session_id=_str(resume.get("session_id")),
-            started_at=_str(resume.get("started_at")),
+            session_id=nonempty_str(resume.get("session_id")),
+            started_at=nonempty_str(resume.get("started_at")),
             tools={k: v for k, v in tools.items() if isinstance(v, str)} if isinstance(tools, dict) else {},
-            models=[m for m in models if _str(m)] if isinstance(models, list) else [],
+            models=[m for m in models if nonempty_str(m)] if isinstance(models, list) else [],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -763,7 +698,7 @@ def _parse_transcript(path: Path, resume: Any) -> ParseResult:
         errors.append(
             Problem(
                 str(path),
-                f"found 1 session ({parser.conversational} events) but no messages: the format may have changed",
+                no_messages_error(f"1 session ({parser.conversational} events)"),
             )
         )
     return ParseResult(
@@ -793,19 +728,19 @@ class _EventParser:
 
     def _feed(self, line_no: int, record: dict[str, Any]) -> None:
         etype = record.get("type")
-        data = _dict(record.get("data"))
-        ts = _iso_utc(record.get("timestamp"))
-        event_id = _str(record.get("id")) or f"{self.sid}:{line_no}"
+        data = as_dict(record.get("data"))
+        ts = iso_utc(record.get("timestamp"))
+        event_id = nonempty_str(record.get("id")) or f"{self.sid}:{line_no}"
         if etype == "session.start":
-            self.state.session_id = self.state.session_id or _str(data.get("sessionId"))
-            self.state.started_at = self.state.started_at or _iso_utc(data.get("startTime")) or ts
+            self.state.session_id = self.state.session_id or nonempty_str(data.get("sessionId"))
+            self.state.started_at = self.state.started_at or iso_utc(data.get("startTime")) or ts
             self._model(data.get("selectedModel"))
         elif etype == "session.model_change":
             self._model(data.get("newModel"))
         elif etype == "user.message":
             self.conversational += 1
             content = data.get("content")
-            prompt, smriti = _split_prompt(content if isinstance(content, str) else "")
+            prompt, smriti = strip_smriti_context(content if isinstance(content, str) else "")
             if prompt:
                 self._add(Message("user", prompt, "prompt", event_id, ts))
             if smriti:
@@ -814,9 +749,9 @@ class _EventParser:
             self.conversational += 1
             self._assistant(data, event_id, ts)
         elif etype == "tool.execution_start":
-            call_id = _str(data.get("toolCallId"))
+            call_id = nonempty_str(data.get("toolCallId"))
             if call_id and call_id not in self.state.tools and f"{call_id}:call" not in self.keys:
-                self._call(call_id, _str(data.get("toolName")) or "tool", data.get("arguments"), ts)
+                self._call(call_id, nonempty_str(data.get("toolName")) or "tool", data.get("arguments"), ts)
         elif etype == "tool.execution_complete":
             self._complete(data, ts)
         elif not isinstance(etype, str) or etype not in KNOWN_EVENTS:
@@ -835,25 +770,27 @@ class _EventParser:
         self._model(data.get("model"))
         content = data.get("content")
         if isinstance(content, str) and content.strip():
-            self._add(Message("assistant", content.strip(), "response", _str(data.get("messageId")) or event_id, ts))
-        for request in _list(data.get("toolRequests")):
-            call_id = _str(request.get("toolCallId")) if isinstance(request, dict) else None
+            self._add(
+                Message("assistant", content.strip(), "response", nonempty_str(data.get("messageId")) or event_id, ts)
+            )
+        for request in as_list(data.get("toolRequests")):
+            call_id = nonempty_str(request.get("toolCallId")) if isinstance(request, dict) else None
             if call_id:
-                self._call(call_id, _str(request.get("name")) or "tool", request.get("arguments"), ts)
+                self._call(call_id, nonempty_str(request.get("name")) or "tool", request.get("arguments"), ts)
 
     def _call(self, call_id: str, name: str, arguments: Any, ts: str | None) -> None:
         self.state.tools[call_id] = name
-        self._add(_tool_call(name, _maybe_json(arguments), f"{call_id}:call", ts))
+        self._add(_tool_call(name, maybe_json(arguments), f"{call_id}:call", ts))
 
     def _complete(self, data: dict[str, Any], ts: str | None) -> None:
-        call_id = _str(data.get("toolCallId"))
+        call_id = nonempty_str(data.get("toolCallId"))
         if call_id is None:
             return
         name = self.state.tools.pop(call_id, None)
         result = data.get("result")
         text = ""
         if isinstance(result, dict):
-            text = _tsx_text(result.get("content")) or (_str(result.get("text_result_for_llm")) or "")
+            text = _tsx_text(result.get("content")) or (nonempty_str(result.get("text_result_for_llm")) or "")
         elif isinstance(result, str):
             text = result
         failed = data.get("success") is False
@@ -877,6 +814,6 @@ class _EventParser:
 
     def warnings(self) -> list[Problem]:
         unknown = [
-            Problem(self.p, f"skipped {_plural(n, 'event')} of unknown type {t}") for t, n in self.unknown.items()
+            Problem(self.p, f"skipped {plural(n, 'event')} of unknown type {t}") for t, n in self.unknown.items()
         ]
         return [*self.problems, *unknown]

@@ -18,10 +18,27 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    PATH_KEYS,
+    SUMMARY_KEYS,
+    as_dict,
+    classify_user_text,
+    compact_json,
+    home_dir,
+    input_paths,
+    input_summary,
+    iso_utc,
+    join_parts,
+    looks_like_path,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    tool_call_text,
+)
 from smriti.adapters._jsonl import read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
@@ -43,12 +60,7 @@ SKIPPED_EVENTS = frozenset(
     }
 )  # fmt: skip
 FAILED_RESULT_TYPES = frozenset({"failure", "error", "rejected", "denied", "cancelled"})
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.S)
 INJECTED_PREFIXES = ("<system-reminder>", "<current_datetime>", "<environment_details>", "<reminder>")
-SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description")
-PATH_KEYS = ("file_path", "path", "notebook_path", "filePath")
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
 MAX_KNOWN_CALLS = 1000
 
 
@@ -106,7 +118,7 @@ class CopilotCliAdapter:
         sessions = parser.sessions()
         errors = list(read.errors)
         if not resuming and parser.events and not any(s.messages for s in sessions):
-            errors.append(Problem(str(path), "found 1 session(s) but no messages: the format may have changed"))
+            errors.append(Problem(str(path), no_messages_error("1 session(s)")))
         return ParseResult(
             sessions=sessions,
             resume=read.resume_point(**parser.state.to_json()),
@@ -118,10 +130,6 @@ class CopilotCliAdapter:
 # --- locations -----------------------------------------------------------------------------------
 
 
-def _home() -> Path:
-    return Path(os.environ.get("HOME") or Path.home())
-
-
 def _copilot_homes() -> list[Path]:
     """`$COPILOT_HOME`, `$XDG_CONFIG_HOME/copilot`, then `~/.copilot` [3p]."""
     homes: list[Path] = []
@@ -129,7 +137,7 @@ def _copilot_homes() -> list[Path]:
         value = os.environ.get(var, "").strip()
         if value:
             homes.append(Path(value) / sub if sub else Path(value))
-    homes.append(_home() / ".copilot")
+    homes.append(home_dir() / ".copilot")
     userprofile = os.environ.get("USERPROFILE")
     if userprofile:
         homes.append(Path(userprofile) / ".copilot")
@@ -165,44 +173,6 @@ def _workspace_yaml(path: Path) -> dict[str, str]:
 # --- small value helpers -------------------------------------------------------------------------
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch seconds or ms accepted."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value.strip()) <= 1024 and "\n" not in value and "://" not in value
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
 def _session_from_name(path: Path) -> str:
     """`<id>/events.jsonl` or `<id>.jsonl`: the id when the header line is missing."""
     return path.parent.name if path.name == "events.jsonl" else path.stem
@@ -236,17 +206,17 @@ class _State:
     @classmethod
     def load(cls, data: dict[str, Any]) -> _State:
         def strs(value: Any) -> list[str]:
-            return [v for v in value if _str(v)] if isinstance(value, list) else []
+            return [v for v in value if nonempty_str(v)] if isinstance(value, list) else []
 
         names = data.get("tool_names")
         return cls(
-            sid=_str(data.get("sid")),
+            sid=nonempty_str(data.get("sid")),
             cwds=strs(data.get("cwds")),
-            git_branch=_str(data.get("git_branch")),
-            started_at=_str(data.get("started_at")),
-            ended_at=_str(data.get("ended_at")),
+            git_branch=nonempty_str(data.get("git_branch")),
+            started_at=nonempty_str(data.get("started_at")),
+            ended_at=nonempty_str(data.get("ended_at")),
             models=strs(data.get("models")),
-            extra=_dict(data.get("extra")),
+            extra=as_dict(data.get("extra")),
             tool_names={k: v for k, v in names.items() if isinstance(v, str)} if isinstance(names, dict) else {},
             emitted=data.get("emitted") is True,
         )
@@ -286,7 +256,7 @@ class _Parser:
             return
         self.events += 1
         s = self.state
-        ts = _iso_utc(record.get("timestamp"))
+        ts = iso_utc(record.get("timestamp"))
         if ts:
             s.started_at = min(filter(None, [s.started_at, ts]))
             s.ended_at = max(filter(None, [s.ended_at, ts]))
@@ -297,8 +267,8 @@ class _Parser:
         self._models(etype, data)
         if etype == "session.resume":
             self._context(data.get("context"))
-        side = _str(data.get("parentToolCallId")) is not None or _str(record.get("agentId")) is not None
-        key = self._key(_str(record.get("id")) or f"line{line_no}", line_no)
+        side = nonempty_str(data.get("parentToolCallId")) is not None or nonempty_str(record.get("agentId")) is not None
+        key = self._key(nonempty_str(record.get("id")) or f"line{line_no}", line_no)
         if etype == "user.message":
             self._user(data, key, ts, side)
         elif etype == "assistant.message":
@@ -328,31 +298,34 @@ class _Parser:
     def _start(self, data: dict[str, Any]) -> None:
         s = self.state
         if s.sid is None:
-            s.sid = _str(data.get("sessionId"))
-        started = _iso_utc(data.get("startTime"))
+            s.sid = nonempty_str(data.get("sessionId"))
+        started = iso_utc(data.get("startTime"))
         if started:
             s.started_at = min(filter(None, [s.started_at, started]))
         self._context(data.get("context"))
-        extra = {"copilot_version": _str(data.get("copilotVersion")), "producer": _str(data.get("producer"))}
+        extra = {
+            "copilot_version": nonempty_str(data.get("copilotVersion")),
+            "producer": nonempty_str(data.get("producer")),
+        }
         context = data.get("context")
         if isinstance(context, dict):
-            extra["repository"] = _str(context.get("repository"))
-            extra["git_root"] = _str(context.get("gitRoot"))
+            extra["repository"] = nonempty_str(context.get("repository"))
+            extra["git_root"] = nonempty_str(context.get("gitRoot"))
         s.extra.update({k: v for k, v in extra.items() if v})
 
     def _context(self, context: Any) -> None:
         if not isinstance(context, dict):
             return
-        cwd = _str(context.get("cwd"))
+        cwd = nonempty_str(context.get("cwd"))
         if cwd and cwd not in self.state.cwds:
             self.state.cwds.append(cwd)
-        self.state.git_branch = _str(context.get("branch")) or self.state.git_branch
+        self.state.git_branch = nonempty_str(context.get("branch")) or self.state.git_branch
 
     def _models(self, etype: str, data: dict[str, Any]) -> None:
         """`selectedModel` is often absent: also take model changes and per-event `model`."""
         field_name = {"session.start": "selectedModel", "session.resume": "selectedModel",
                       "session.model_change": "newModel"}.get(etype, "model")  # fmt: skip
-        model = _str(data.get(field_name))
+        model = nonempty_str(data.get(field_name))
         if model and model != "auto" and model not in self.state.models:
             self.state.models.append(model)
 
@@ -366,11 +339,10 @@ class _Parser:
         attachments = data.get("attachments")
         files = tuple(
             a["path"] for a in (attachments if isinstance(attachments, list) else [])
-            if isinstance(a, dict) and _looks_like_path(a.get("path"))
+            if isinstance(a, dict) and looks_like_path(a.get("path"))
         )  # fmt: skip
-        parts = _classify(text)
-        prompt = "\n\n".join(t for k, t in parts if k == "prompt")
-        injected = "\n\n".join(t for k, t in parts if k == "injected_context")
+        parts = classify_user_text(text, INJECTED_PREFIXES, strip=True)
+        prompt, injected = join_parts(parts)
         order = [k for k, _ in parts]
         for kind in sorted(set(order), key=order.index):
             if kind == "prompt":
@@ -388,22 +360,22 @@ class _Parser:
         if isinstance(requests, list):
             for index, request in enumerate(requests):
                 if isinstance(request, dict):
-                    name = _str(request.get("name"))
+                    name = nonempty_str(request.get("name"))
                     self._call(
                         request.get("toolCallId"), name, request.get("arguments"), ts, side, line_no, f"{key}:{index}"
                     )
 
     def _tool_start(self, data: dict[str, Any], key: str, ts: str | None, side: bool, line_no: int) -> None:
         """Normally a repeat of a `toolRequests` entry; a call only announced here is kept."""
-        call_id = _str(data.get("toolCallId"))
+        call_id = nonempty_str(data.get("toolCallId"))
         if call_id and call_id in self.state.tool_names:
             return
-        self._call(call_id, _str(data.get("toolName")), data.get("arguments"), ts, side, line_no, key)
+        self._call(call_id, nonempty_str(data.get("toolName")), data.get("arguments"), ts, side, line_no, key)
 
     def _call(
         self, call_id: Any, name: str | None, arguments: Any, ts: str | None, side: bool, line_no: int, fallback: str
     ) -> None:
-        call_id = _str(call_id)
+        call_id = nonempty_str(call_id)
         if call_id:
             self.state.tool_names[call_id] = name or ""  # known even without a name
         if isinstance(arguments, str):
@@ -415,15 +387,14 @@ class _Parser:
         tool_input = (
             arguments if isinstance(arguments, dict) else ({} if arguments is None else {"arguments": arguments})
         )
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        files = tuple(dict.fromkeys(tool_input[k] for k in PATH_KEYS if _looks_like_path(tool_input.get(k))))
-        text = f"{name or 'tool'}: {(summary or _compact(tool_input))[:SUMMARY_MAX]}"
+        text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+        files = input_paths(tool_input, PATH_KEYS)
         key = self._key(f"call:{call_id}", line_no) if call_id else fallback
         self._add(Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input,
                           files=files, sidechain=side))  # fmt: skip
 
     def _tool_complete(self, data: dict[str, Any], ts: str | None, side: bool, line_no: int) -> None:
-        call_id = _str(data.get("toolCallId"))
+        call_id = nonempty_str(data.get("toolCallId"))
         name = (self.state.tool_names.get(call_id) or None) if call_id else None
         text, failed = _result_text(data)
         if failed or data.get("success") is False:
@@ -471,7 +442,7 @@ class _Parser:
         out = list(self.problems)
         for label, n in self.unknown.items():
             what = "with no type" if label == "None" else f"of unknown type {label}"
-            out.append(Problem(self.p, f"skipped {_plural(n, 'event')} {what}"))
+            out.append(Problem(self.p, f"skipped {plural(n, 'event')} {what}"))
         return out
 
 
@@ -492,24 +463,11 @@ def _result_text(data: dict[str, Any]) -> tuple[str, bool]:
             ),
             None,
         )
-        text = value if value is not None else (_compact(result.get("content")) if "content" in result else "")
+        text = value if value is not None else (compact_json(result.get("content")) if "content" in result else "")
         kind = result.get("result_type") or result.get("resultType")
         failed = isinstance(kind, str) and kind.lower() in FAILED_RESULT_TYPES
     error = data.get("error")
     if not text and error is not None:
-        text = error.get("message", _compact(error)) if isinstance(error, dict) else str(error)
+        text = error.get("message", compact_json(error)) if isinstance(error, dict) else str(error)
         failed = True
     return text, failed
-
-
-def _classify(text: str) -> list[tuple[str, str]]:
-    """Split one user text into typed prompt and injected context, in order."""
-    if text.lstrip().startswith(INJECTED_PREFIXES):
-        return [("injected_context", text)]
-    parts: list[tuple[str, str]] = []
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    return [(k, t) for k, t in parts if t]

@@ -21,19 +21,37 @@ resume like any JSONL source. SQLite sources are re-read whole (resume None) whe
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    classify_user_text,
+    compact_json,
+    connect_read_only,
+    editor_user_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    is_sqlite,
+    iso_utc,
+    join_parts,
+    maybe_json,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    read_json_or_none,
+    table_names,
+    tool_call_text,
+    without_inline_images,
+)
 from smriti.adapters._jsonl import read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
@@ -41,8 +59,6 @@ AGENT = "cursor"
 
 CHATDATA_KEY = "workbench.panel.aichat.view.aichat.chatdata"
 COMPOSER_LIST_KEY = "composer.composerData"
-SQLITE_MAGIC = b"SQLite format 3\x00"
-LOCK_RETRIES = 3
 
 # Bubble `type`: numbers in composers (eras 2-3), words in legacy chat tabs (era 1).
 BUBBLE_ROLES: dict[Any, str] = {1: "user", "user": "user", 2: "assistant", "ai": "assistant"}
@@ -50,9 +66,6 @@ TOOL_ERROR_STATUSES = frozenset({"error", "failed", "rejected"})
 # The agent writes `[REDACTED]` where its reasoning was; it is not part of the reply.
 REDACTED = "[REDACTED]"
 USER_QUERY_RE = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.S)
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.S)
-# Inline images in tool output (`data:image/png;base64,…`): never stored, only marked.
-DATA_URL_RE = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]{64,}")
 INJECTED_PREFIXES = (
     "<system-reminder>", "<user_info>", "<environment_details>", "<user_instructions>",
     "<attached_files>", "<additional_data>", "<rules>", "<project_layout>",
@@ -65,8 +78,6 @@ SUMMARY_KEYS = (
 )  # fmt: skip
 FILE_KEYS = ("file_path", "filePath", "target_file", "targetFile", "path", "relativeWorkspacePath", "notebook_path")
 RESULT_TEXT_KEYS = ("contents", "output", "stdout", "result", "content", "text")
-SUMMARY_MAX = 500
-RESULT_MAX_CHARS = 200_000
 KNOWN_TRANSCRIPT_BLOCKS = frozenset({"thinking", "redacted_thinking", "reasoning"})
 TRANSCRIPT_TOOL_USE = frozenset({"tool_use", "tool_call"})  # `tool_call` is a drift spelling
 TRANSCRIPT_TOOL_RESULT = frozenset({"tool_result", "tool-result"})
@@ -80,15 +91,8 @@ class CursorAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
-        candidates = [
-            home / ".config" / "Cursor" / "User",
-            home / "Library" / "Application Support" / "Cursor" / "User",
-            home / ".cursor" / "projects",
-        ]
-        appdata = os.environ.get("APPDATA")
-        if appdata:
-            candidates.append(Path(appdata) / "Cursor" / "User")
+        home = home_dir()
+        candidates = [*editor_user_dirs(home, ("Cursor",)), home / ".cursor" / "projects"]
         return [c for c in candidates if c.is_dir()]
 
     def discover(self, root: Path) -> Iterator[Path]:
@@ -118,7 +122,7 @@ class CursorAdapter:
                 return _detect_folder(path)
             if path.suffix == ".jsonl":
                 return "agent-transcripts" in path.parts or _looks_like_transcript(path)
-            return _is_sqlite(path) and _is_cursor_db(path)
+            return is_sqlite(path) and _is_cursor_db(path)
         except Exception:  # a sniff must never raise
             return False
 
@@ -135,7 +139,7 @@ class CursorAdapter:
         if path.suffix == ".jsonl":
             return _parse_transcript(path, resume)
         try:
-            is_db = _is_sqlite(path)
+            is_db = is_sqlite(path)
         except OSError as exc:
             return ParseResult(errors=[Problem(p, f"cannot read the file: {exc.strerror or exc}")])
         if not is_db:
@@ -191,67 +195,20 @@ def _looks_like_transcript(path: Path) -> bool:
     return False
 
 
-def _is_sqlite(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(16) == SQLITE_MAGIC
-
-
 def _is_cursor_db(path: Path) -> bool:
     """Cursor's DBs have a cursorDiskKV table; plain VS Code state DBs do not."""
-    with closing(_connect_ro(path)) as conn:
-        tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    with closing(connect_read_only(path)) as conn:
+        tables = table_names(conn)
     return "cursorDiskKV" in tables or any(part.lower() == "cursor" for part in path.parts)
-
-
-def _connect_ro(path: Path) -> sqlite3.Connection:
-    """Read-only, in place: safe while Cursor holds the DB open in WAL mode (a copy would miss the WAL)."""
-    uri = path.resolve().as_uri() + "?mode=ro"
-    for attempt in range(LOCK_RETRIES):
-        try:
-            conn = sqlite3.connect(uri, uri=True, timeout=2.0)
-            conn.execute("select count(*) from sqlite_master").fetchone()
-            return conn
-        except sqlite3.OperationalError as exc:
-            if attempt + 1 < LOCK_RETRIES and ("locked" in str(exc) or "busy" in str(exc)):
-                time.sleep(0.2 * (attempt + 1))
-                continue
-            raise
-    raise sqlite3.OperationalError("database is locked")  # unreachable: the loop returns or raises
 
 
 # --- small value helpers -------------------------------------------------------------------------
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch values may be ms or s."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def _uri_to_path(uri: Any) -> str | None:
     """`file:///home/x/p` → `/home/x/p`; other schemes (vscode-remote) keep their path part."""
     if isinstance(uri, dict):
-        return _str(uri.get("fsPath")) or _uri_to_path(uri.get("external")) or _str(uri.get("path"))
+        return nonempty_str(uri.get("fsPath")) or _uri_to_path(uri.get("external")) or nonempty_str(uri.get("path"))
     if not isinstance(uri, str) or not uri:
         return None
     if "://" not in uri:
@@ -270,37 +227,15 @@ def _json_value(raw: Any) -> Any:
     return json.loads(raw)
 
 
-def _maybe_json(value: Any) -> Any:
-    """Tool args and results are often JSON documents inside a string."""
-    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value
-
-
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 1024 and "\n" not in value and "://" not in value
-
-
 def _tool_call(name: str, tool_input: Any, key: str, ts: str | None) -> Message:
-    summary = None
-    files: list[str] = []
-    if isinstance(tool_input, dict):
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        files = list(dict.fromkeys(tool_input[k] for k in FILE_KEYS if _looks_like_path(tool_input.get(k))))
-    if summary is None:
-        summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-    return Message(
-        "assistant", f"{name}: {summary[:SUMMARY_MAX]}", "tool_call", key, ts,
-        tool_name=name, tool_input=tool_input, files=tuple(files),
-    )  # fmt: skip
+    text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+    files = input_paths(tool_input, FILE_KEYS)
+    return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
 
 
 def _result_text(value: Any) -> str:
     """Tool output as text: a JSON result's main text field, else compact JSON; never base64."""
-    return _no_images(_result_body(_maybe_json(value)))[:RESULT_MAX_CHARS]
+    return without_inline_images(_result_body(maybe_json(value)))[:OUTPUT_MAX]
 
 
 def _result_body(value: Any) -> str:
@@ -312,16 +247,12 @@ def _result_body(value: Any) -> str:
             return main
     if isinstance(value, list):
         texts = [
-            item if isinstance(item, str) else _str(item.get("text")) if isinstance(item, dict) else None
+            item if isinstance(item, str) else nonempty_str(item.get("text")) if isinstance(item, dict) else None
             for item in value
         ]
         if any(texts):
             return "\n".join(t for t in texts if t)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
-def _no_images(text: str) -> str:
-    return DATA_URL_RE.sub("[image]", text) if "base64," in text else text
+    return compact_json(value)
 
 
 def _split_user_text(text: str) -> list[tuple[str, str]]:
@@ -333,30 +264,14 @@ def _split_user_text(text: str) -> list[tuple[str, str]]:
     queries = USER_QUERY_RE.findall(text)
     if queries:
         rest = USER_QUERY_RE.sub("", text).strip()
-        parts = [p for q in queries for p in _split_smriti(q)]
+        parts = [p for q in queries for p in classify_user_text(q)]
         return parts + ([("injected_context", rest)] if rest else [])
-    if text.lstrip().startswith(INJECTED_PREFIXES):
-        return [("injected_context", text)]
-    return _split_smriti(text)
-
-
-def _split_smriti(text: str) -> list[tuple[str, str]]:
-    if "<smriti-context" not in text:
-        return [("prompt", text)] if text.strip() else []
-    parts: list[tuple[str, str]] = []
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    return [(k, t) for k, t in parts if t]
+    return classify_user_text(text, INJECTED_PREFIXES)
 
 
 def _user_messages(text: str, key: str, ts: str | None, files: tuple[str, ...] = ()) -> list[Message]:
     """A prompt and/or one injected-context message, keyed so each keeps its identity."""
-    parts = _split_user_text(text)
-    prompt = "\n\n".join(t for k, t in parts if k == "prompt")
-    injected = "\n\n".join(t for k, t in parts if k == "injected_context")
+    prompt, injected = join_parts(_split_user_text(text))
     out: list[Message] = []
     if prompt:
         out.append(Message("user", prompt, "prompt", key, ts, files=files))
@@ -407,7 +322,7 @@ class _Acc:
     parent: str | None = None
 
     def add_model(self, model: Any) -> None:
-        if _str(model) and model != "default" and model not in self.models:
+        if nonempty_str(model) and model != "default" and model not in self.models:
             self.models.append(model)
 
 
@@ -427,12 +342,12 @@ class _DbParser:
 
     def parse(self) -> ParseResult:
         try:
-            conn = _connect_ro(self.path)
+            conn = connect_read_only(self.path)
         except sqlite3.Error as exc:
             return ParseResult(errors=[Problem(self.p, f"cannot open the database read-only: {exc}")])
         try:
             with closing(conn):
-                tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+                tables = table_names(conn)
                 if "cursorDiskKV" in tables:
                     self._split_composers(conn)
                 if "ItemTable" in tables:
@@ -443,9 +358,7 @@ class _DbParser:
             self.errors.append(Problem(self.p, f"database read failed: {exc}"))
         sessions = [self._session(acc) for acc in self.accs.values() if acc.messages]
         if self.found and not sessions:
-            self.errors.append(
-                Problem(self.p, f"found {_plural(self.found, 'session')} but no messages: the format may have changed")
-            )
+            self.errors.append(Problem(self.p, no_messages_error(plural(self.found, "session"))))
         return ParseResult(sessions=sessions, resume=None, warnings=self._warnings(), errors=self.errors)
 
     # -- reading rows --
@@ -549,15 +462,15 @@ class _DbParser:
 
     def _composer_acc(self, cid: str, data: dict[str, Any]) -> _Acc:
         acc = self._acc(cid)
-        acc.title = acc.title or _str(data.get("name"))
-        acc.started_at = acc.started_at or _iso_utc(data.get("createdAt"))
-        acc.ended_at = _iso_utc(data.get("lastUpdatedAt")) or acc.ended_at
+        acc.title = acc.title or nonempty_str(data.get("name"))
+        acc.started_at = acc.started_at or iso_utc(data.get("createdAt"))
+        acc.ended_at = iso_utc(data.get("lastUpdatedAt")) or acc.ended_at
         model_config = data.get("modelConfig")
         if isinstance(model_config, dict):
             acc.add_model(model_config.get("modelName"))
         identifier = data.get("workspaceIdentifier")
         uri = identifier.get("uri") if isinstance(identifier, dict) else None
-        acc.cwd = acc.cwd or _str(data.get("workspaceProjectDir")) or _uri_to_path(uri)
+        acc.cwd = acc.cwd or nonempty_str(data.get("workspaceProjectDir")) or _uri_to_path(uri)
         return acc
 
     def _composer_folder(self, cid: str) -> str | None:
@@ -576,7 +489,7 @@ class _DbParser:
         if not isinstance(composers, list):
             return
         for composer in composers:
-            if not isinstance(composer, dict) or not _str(composer.get("composerId")):
+            if not isinstance(composer, dict) or not nonempty_str(composer.get("composerId")):
                 continue
             conversation = composer.get("conversation")
             if not isinstance(conversation, list) or not conversation:
@@ -598,19 +511,21 @@ class _DbParser:
         folder = _workspace_folder(self.path.parent)
         for tab in tabs:
             bubbles = tab.get("bubbles") if isinstance(tab, dict) else None
-            tab_id = _str(tab.get("tabId")) if isinstance(tab, dict) else None
+            tab_id = nonempty_str(tab.get("tabId")) if isinstance(tab, dict) else None
             if not isinstance(bubbles, list) or not bubbles or tab_id is None:
                 continue
-            if not any(isinstance(b, dict) and (_str(b.get("text")) or _str(b.get("rawText"))) for b in bubbles):
+            if not any(
+                isinstance(b, dict) and (nonempty_str(b.get("text")) or nonempty_str(b.get("rawText"))) for b in bubbles
+            ):
                 continue  # a fresh tab holding only the empty input box
             acc = self._acc(tab_id)
-            acc.title = acc.title or _str(tab.get("chatTitle"))
-            acc.ended_at = _iso_utc(tab.get("lastSendTime")) or acc.ended_at
+            acc.title = acc.title or nonempty_str(tab.get("chatTitle"))
+            acc.ended_at = iso_utc(tab.get("lastSendTime")) or acc.ended_at
             acc.cwd = acc.cwd or folder
             self.found += 1
             for index, bubble in enumerate(bubbles):
                 if isinstance(bubble, dict):
-                    self._safe_bubble(acc, f"{tab_id}:{_str(bubble.get('id')) or index}", bubble)
+                    self._safe_bubble(acc, f"{tab_id}:{nonempty_str(bubble.get('id')) or index}", bubble)
                 else:
                     self.counts["bubble that is not a JSON object"] += 1
 
@@ -628,11 +543,11 @@ class _DbParser:
         if role is None:
             self.unknown_bubbles[repr(btype)[:60]] += 1
             return
-        ts = _iso_utc(bubble.get("createdAt"))
-        acc.cwd = acc.cwd or _str(bubble.get("workspaceProjectDir")) or _first_uri(bubble.get("workspaceUris"))
+        ts = iso_utc(bubble.get("createdAt"))
+        acc.cwd = acc.cwd or nonempty_str(bubble.get("workspaceProjectDir")) or _first_uri(bubble.get("workspaceUris"))
         text: str = bubble["text"] if isinstance(bubble.get("text"), str) else ""
         if not text.strip():
-            text = _str(bubble.get("rawText")) or _lexical_text(bubble.get("richText"))
+            text = nonempty_str(bubble.get("rawText")) or _lexical_text(bubble.get("richText"))
         if role == "user":
             if not text.strip() and bubble.get("images"):
                 text = "[image]"  # never the image payload
@@ -650,11 +565,11 @@ class _DbParser:
             self._tool(acc, key, tool, ts)
 
     def _tool(self, acc: _Acc, key: str, tool: dict[str, Any], ts: str | None) -> None:
-        name = _str(tool.get("name")) or f"tool-{tool.get('tool')}"
+        name = nonempty_str(tool.get("name")) or f"tool-{tool.get('tool')}"
         # rawArgs is what the model sent; params is Cursor's normalised copy, sometimes just "{}".
-        args = _maybe_json(tool.get("rawArgs"))
+        args = maybe_json(tool.get("rawArgs"))
         if not (isinstance(args, dict) and args):
-            params = _maybe_json(tool.get("params"))
+            params = maybe_json(tool.get("params"))
             if params is not None and params != "":
                 args = params
         self._add(acc, _tool_call(name, args if args is not None else {}, key + ":tool", ts))
@@ -692,9 +607,9 @@ class _DbParser:
         )  # fmt: skip
 
     def _warnings(self) -> list[Problem]:
-        out = [Problem(self.p, f"skipped {_plural(n, what)}") for what, n in self.counts.items()]
+        out = [Problem(self.p, f"skipped {plural(n, what)}") for what, n in self.counts.items()]
         out += [
-            Problem(self.p, f"skipped {_plural(n, 'bubble')} of unknown type {label}")
+            Problem(self.p, f"skipped {plural(n, 'bubble')} of unknown type {label}")
             for label, n in self.unknown_bubbles.items()
         ]
         return out
@@ -708,7 +623,11 @@ _NULL = _Null()
 
 
 def _inline_entries(conversation: list[Any]) -> list[tuple[str, Any]]:
-    return [(_str(b.get("bubbleId")) or str(index), b) for index, b in enumerate(conversation) if isinstance(b, dict)]
+    return [
+        (nonempty_str(b.get("bubbleId")) or str(index), b)
+        for index, b in enumerate(conversation)
+        if isinstance(b, dict)
+    ]
 
 
 def _first_uri(uris: Any) -> str | None:
@@ -726,10 +645,7 @@ def _selected_files(bubble: dict[str, Any]) -> tuple[str, ...]:
 
 def _workspace_folder(storage_dir: Path) -> str | None:
     """The folder a workspaceStorage/<hash>/ belongs to, from its workspace.json."""
-    try:
-        data = json.loads((storage_dir / "workspace.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    data = read_json_or_none(storage_dir / "workspace.json")
     return _uri_to_path(data.get("folder")) if isinstance(data, dict) else None
 
 
@@ -748,14 +664,14 @@ def _workspace_composer_folders(global_db: Path) -> dict[str, str]:
         if folder is None:
             continue
         try:
-            with closing(_connect_ro(db)) as conn:
+            with closing(connect_read_only(db)) as conn:
                 row = conn.execute("select value from ItemTable where key = ?", (COMPOSER_LIST_KEY,)).fetchone()
             data = _json_value(row[0]) if row and row[0] is not None else None
         except (sqlite3.Error, ValueError, UnicodeDecodeError):
             continue  # that workspace's link is lost; its composers keep cwd None
         composers = data.get("allComposers") if isinstance(data, dict) else None
         for composer in composers if isinstance(composers, list) else []:
-            if isinstance(composer, dict) and _str(composer.get("composerId")):
+            if isinstance(composer, dict) and nonempty_str(composer.get("composerId")):
                 out.setdefault(composer["composerId"], folder)
     return out
 
@@ -784,7 +700,7 @@ class _TranscriptState:
             ]
         models = resume.get("models")
         if isinstance(models, list):
-            state.models = [m for m in models if _str(m)]
+            state.models = [m for m in models if nonempty_str(m)]
         return state
 
     def to_json(self) -> dict[str, Any]:
@@ -806,7 +722,7 @@ def _parse_transcript(path: Path, resume: Any) -> ParseResult:
         errors.append(
             Problem(
                 str(path),
-                f"found 1 session ({parser.conversational} records) but no messages: the format may have changed",
+                no_messages_error(f"1 session ({parser.conversational} records)"),
             )
         )
     return ParseResult(
@@ -854,7 +770,9 @@ class _TranscriptParser:
         if not isinstance(content, list):
             self.problems.append(Problem(self.p, f"{role} line has no message content; skipped", line_no))
             return
-        model = _str(record.get("model")) or (_str(message.get("model")) if isinstance(message, dict) else None)
+        model = nonempty_str(record.get("model")) or (
+            nonempty_str(message.get("model")) if isinstance(message, dict) else None
+        )
         if model and model not in self.state.models:
             self.state.models.append(model)
         key = f"{self.sid}:{line_no}"
@@ -885,8 +803,8 @@ class _TranscriptParser:
             if btype == "text" and isinstance(block.get("text"), str):
                 texts.append(block["text"].replace(REDACTED, "").strip())
             elif btype in TRANSCRIPT_TOOL_USE:
-                name = _str(block.get("name")) or "tool"
-                self.state.pending.append([_str(block.get("id")), name])
+                name = nonempty_str(block.get("name")) or "tool"
+                self.state.pending.append([nonempty_str(block.get("id")), name])
                 calls.append(_tool_call(name, block.get("input"), f"{key}:{index}", None))
             elif btype not in KNOWN_TRANSCRIPT_BLOCKS:
                 self.unknown_blocks[repr(btype)[:60]] += 1
@@ -897,11 +815,11 @@ class _TranscriptParser:
 
     def _result(self, key: str, block: dict[str, Any]) -> None:
         """Tool calls carry no ids: a result answers the call with its id, else the oldest open one."""
-        tool_id = _str(block.get("tool_use_id"))
+        tool_id = nonempty_str(block.get("tool_use_id"))
         pending = self.state.pending
         index = next((i for i, (pid, _) in enumerate(pending) if tool_id and pid == tool_id), 0 if pending else None)
         name = pending.pop(index)[1] if index is not None else None
-        name = _str(block.get("name")) or name
+        name = nonempty_str(block.get("name")) or name
         text = _result_text(block.get("content"))
         if block.get("is_error") is True:
             text = "[error] " + text
@@ -909,27 +827,27 @@ class _TranscriptParser:
 
     def session(self) -> Session:
         meta = _chat_meta(self.path, self.sid)
-        started = _iso_utc(meta.get("createdAtMs"))
-        ended = _iso_utc(meta.get("updatedAtMs"))
+        started = iso_utc(meta.get("createdAtMs"))
+        ended = iso_utc(meta.get("updatedAtMs"))
         if ended is None:
             # The transcript holds no times; its mtime is when the agent last wrote to it.
             try:
-                ended = _iso_utc(self.path.stat().st_mtime)
+                ended = iso_utc(self.path.stat().st_mtime)
             except OSError:
                 ended = None
         return Session(
-            agent=AGENT, native_id=self.sid, messages=tuple(self.messages), cwd=_str(meta.get("cwd")),
+            agent=AGENT, native_id=self.sid, messages=tuple(self.messages), cwd=nonempty_str(meta.get("cwd")),
             started_at=started, ended_at=ended, models=tuple(self.state.models), source_paths=(self.p,),
         )  # fmt: skip
 
     def warnings(self) -> list[Problem]:
         out = list(self.problems)
         out += [
-            Problem(self.p, f"skipped {_plural(n, 'record')} of unknown type {t}")
+            Problem(self.p, f"skipped {plural(n, 'record')} of unknown type {t}")
             for t, n in self.unknown_records.items()
         ]
         for label, n in self.unknown_blocks.items():
-            out.append(Problem(self.p, f"skipped {_plural(n, 'content block')} of unknown type {label}"))
+            out.append(Problem(self.p, f"skipped {plural(n, 'content block')} of unknown type {label}"))
         return out
 
 
@@ -945,12 +863,7 @@ def _chat_meta(transcript: Path, session_id: str) -> dict[str, Any]:
     chats = folder.parent.parent.parent / "chats"
     for project in sorted(chats.iterdir()) if chats.is_dir() else []:
         meta_path = project / session_id / "meta.json"
-        if not meta_path.is_file():
-            continue
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
+        meta = read_json_or_none(meta_path) if meta_path.is_file() else None
         if isinstance(meta, dict):
             return meta
     return {}

@@ -28,11 +28,25 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from smriti.adapters._jsonl import read_jsonl
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    classify_user_text,
+    compact_json,
+    home_dir,
+    input_paths,
+    input_summary,
+    iso_utc,
+    join_parts,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    read_json_or_none,
+    tool_call_text,
+)
+from smriti.adapters._jsonl import json_type_name, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "gemini"
@@ -43,15 +57,12 @@ SESSION_NAME_RE = re.compile(r"^session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-(?P<short>
 SIDE_FILE_RE = re.compile(r"\.(unreadable|tmp)-[^/]*$")
 SKIPPED_TYPES = frozenset({"info", "error", "warning"})  # UI notices, not conversation
 RESPONSE_TYPES = frozenset({"gemini", "model"})  # "model" from third-party writers [obs]
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.S)
 # Chat compression replaces the old history with a user turn holding the model's `<state_snapshot>`
 # [src chatCompressionService.ts]; it reaches the file through a `$set.messages` checkpoint.
 SUMMARY_MARK = "<state_snapshot>"
 INJECTED_PREFIXES = ("<system-reminder>", "<session_context>", "<environment_details>", "<user-memory-input>")
 SUMMARY_KEYS = ("command", "file_path", "absolute_path", "path", "dir_path", "pattern", "url", "query", "description")
 PATH_KEYS = ("file_path", "absolute_path", "path", "notebook_path", "filePath")
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
 
 
 class GeminiAdapter:
@@ -113,17 +124,13 @@ class GeminiAdapter:
 # --- locations -----------------------------------------------------------------------------------
 
 
-def _home() -> Path:
-    return Path(os.environ.get("HOME") or Path.home())
-
-
 def _gemini_homes() -> list[Path]:
     """`$GEMINI_CLI_HOME/.gemini` (Gemini CLI's home override), then `~/.gemini`."""
     homes: list[Path] = []
     override = os.environ.get("GEMINI_CLI_HOME", "").strip()
     if override:
         homes.append(Path(override) / ".gemini")
-    homes.append(_home() / ".gemini")
+    homes.append(home_dir() / ".gemini")
     userprofile = os.environ.get("USERPROFILE")
     if userprofile:
         homes.append(Path(userprofile) / ".gemini")
@@ -159,12 +166,13 @@ def _projects(gemini_home: Path) -> dict[str, str]:
     stamp = (st.st_mtime_ns, st.st_size)
     cached = _PROJECTS_CACHE.get(str(path))
     if cached is None or cached[0] != stamp:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
+        data = read_json_or_none(path)
         projects = data.get("projects") if isinstance(data, dict) else None
-        mapping = {k: v for k, v in projects.items() if _str(k) and _str(v)} if isinstance(projects, dict) else {}
+        mapping = (
+            {k: v for k, v in projects.items() if nonempty_str(k) and nonempty_str(v)}
+            if isinstance(projects, dict)
+            else {}
+        )
         cached = _PROJECTS_CACHE[str(path)] = (stamp, mapping)
     return cached[1]
 
@@ -191,48 +199,6 @@ def _cwd_for(path: Path, project_hash: str | None) -> str | None:
 
 
 # --- small value helpers -------------------------------------------------------------------------
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch seconds or ms accepted."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value.strip()) <= 1024 and "\n" not in value and "://" not in value
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
-def _json_type(obj: Any) -> str:
-    if isinstance(obj, bool):
-        return "boolean"
-    if isinstance(obj, (int, float)):
-        return "number"
-    return {str: "string", list: "array", type(None): "null"}.get(type(obj), type(obj).__name__)
 
 
 def _id_from_name(path: Path) -> str:
@@ -270,15 +236,15 @@ class _State:
         return cls(
             meta={k: v for k, v in meta.items() if k in META_KEYS} if isinstance(meta, dict) else {},
             ids=[i for i in ids if isinstance(i, str)] if isinstance(ids, list) else [],
-            models=[m for m in models if _str(m)] if isinstance(models, list) else [],
-            started_at=_str(data.get("started_at")),
-            ended_at=_str(data.get("ended_at")),
+            models=[m for m in models if nonempty_str(m)] if isinstance(models, list) else [],
+            started_at=nonempty_str(data.get("started_at")),
+            ended_at=nonempty_str(data.get("ended_at")),
             header=data.get("header") is True,
             emitted=data.get("emitted") is True,
         )
 
     def facts(self) -> tuple[Any, ...]:
-        return (_compact(self.meta), tuple(self.models), self.started_at, self.ended_at)
+        return (compact_json(self.meta), tuple(self.models), self.started_at, self.ended_at)
 
 
 # --- parsing -------------------------------------------------------------------------------------
@@ -296,7 +262,7 @@ def _parse_json(path: Path) -> ParseResult:
     except ValueError as exc:
         return ParseResult(errors=[Problem(p, f"malformed JSON: {exc}")])
     if not isinstance(data, dict):
-        return ParseResult(errors=[Problem(p, f"the file is a JSON {_json_type(data)}, not a session object")])
+        return ParseResult(errors=[Problem(p, f"the file is a JSON {json_type_name(data)}, not a session object")])
     if not isinstance(data.get("messages"), list):
         return ParseResult(
             errors=[Problem(p, "no 'messages' array: not a Gemini CLI session, or the format has changed")]
@@ -360,7 +326,7 @@ class _Replay:
                 self.problems.append(Problem(self.p, "$set is not an object; skipped", line_no))
         elif isinstance(record.get("id"), str):
             self._write(line_no, record)
-        elif _str(record.get("sessionId")):
+        elif nonempty_str(record.get("sessionId")):
             # The header (or a whole legacy record written as one line).
             self.state.header = True
             self._merge(record, line_no)
@@ -404,7 +370,7 @@ class _Replay:
     def result(self) -> ParseResult:
         s = self.state
         meta = s.meta
-        native_id = _str(meta.get("sessionId")) or _id_from_name(self.path)
+        native_id = nonempty_str(meta.get("sessionId")) or _id_from_name(self.path)
         sidechain = meta.get("kind") == "subagent"
         builder = _Builder(native_id, sidechain)
         for mid in s.ids:
@@ -418,9 +384,9 @@ class _Replay:
         for model in builder.models:
             if model not in s.models:
                 s.models.append(model)
-        started = _iso_utc(meta.get("startTime"))
+        started = iso_utc(meta.get("startTime"))
         s.started_at = min(filter(None, [started, s.started_at]), default=None)
-        s.ended_at = max(filter(None, [_iso_utc(meta.get("lastUpdated")), s.ended_at]), default=None)
+        s.ended_at = max(filter(None, [iso_utc(meta.get("lastUpdated")), s.ended_at]), default=None)
 
         errors: list[Problem] = []
         warnings = [*self.problems, *self._unknown_warnings(builder)]
@@ -432,7 +398,7 @@ class _Replay:
             s.emitted = True
             sessions.append(self._session(native_id, builder))
         elif not self.resuming and self.message_records:
-            errors.append(Problem(self.p, "found 1 session(s) but no messages: the format may have changed"))
+            errors.append(Problem(self.p, no_messages_error("1 session(s)")))
         return ParseResult(sessions=sessions, warnings=warnings, errors=errors)
 
     def _build(self, builder: _Builder, line_no: int, record: dict[str, Any]) -> None:
@@ -446,17 +412,19 @@ class _Replay:
     def _session(self, native_id: str, builder: _Builder) -> Session:
         s = self.state
         meta = s.meta
-        project_hash = _str(meta.get("projectHash"))
+        project_hash = nonempty_str(meta.get("projectHash"))
         directories = meta.get("directories")
-        first_dir = directories[0] if isinstance(directories, list) and directories and _str(directories[0]) else None
+        first_dir = (
+            directories[0] if isinstance(directories, list) and directories and nonempty_str(directories[0]) else None
+        )
         parent = self._parent() if meta.get("kind") == "subagent" else None
-        extra = {k: v for k, v in {"project_hash": project_hash, "kind": _str(meta.get("kind"))}.items() if v}
+        extra = {k: v for k, v in {"project_hash": project_hash, "kind": nonempty_str(meta.get("kind"))}.items() if v}
         return Session(
             agent=AGENT,
             native_id=native_id,
             messages=tuple(builder.messages),
             cwd=_cwd_for(self.path, project_hash) or first_dir,
-            title=_str(meta.get("summary")),
+            title=nonempty_str(meta.get("summary")),
             started_at=s.started_at,
             ended_at=s.ended_at,
             models=tuple(s.models),
@@ -473,10 +441,10 @@ class _Replay:
         return None
 
     def _unknown_warnings(self, builder: _Builder) -> list[Problem]:
-        out = [Problem(self.p, f"skipped {_plural(n, label)}") for label, n in self.unknown.items()]
+        out = [Problem(self.p, f"skipped {plural(n, label)}") for label, n in self.unknown.items()]
         for label, n in builder.unknown.items():
             what = "with no type" if label == "None" else f"of unknown type {label}"
-            out.append(Problem(self.p, f"skipped {_plural(n, 'message')} {what}"))
+            out.append(Problem(self.p, f"skipped {plural(n, 'message')} {what}"))
         return out
 
 
@@ -494,12 +462,12 @@ class _Builder:
     def add(self, record: dict[str, Any]) -> None:
         mtype = record.get("type")
         key = f"{self.native_id}:{record['id']}"
-        ts = _iso_utc(record.get("timestamp"))
+        ts = iso_utc(record.get("timestamp"))
         content = record.get("content", record.get("parts"))
         if mtype == "user":
             self._user(content, key, ts)
         elif mtype in RESPONSE_TYPES:
-            model = _str(record.get("model"))
+            model = nonempty_str(record.get("model"))
             if model and model not in self.models:
                 self.models.append(model)
             text = _parts_text(content)
@@ -518,9 +486,8 @@ class _Builder:
         if SUMMARY_MARK in text:  # chat compression's summary, put in as a user turn
             self._emit(Message("system", text, "summary", key, ts))
             return
-        parts = _classify(text)
-        prompt = "\n\n".join(t for k, t in parts if k == "prompt")
-        injected = "\n\n".join(t for k, t in parts if k == "injected_context")
+        parts = classify_user_text(text, INJECTED_PREFIXES, strip=True)
+        prompt, injected = join_parts(parts)
         order = [k for k, _ in parts]
         for kind in sorted(set(order), key=order.index):
             if kind == "prompt":
@@ -529,14 +496,13 @@ class _Builder:
                 self._emit(Message("user", injected, "injected_context", key + ":ctx" if prompt else key, ts))
 
     def _tool(self, call: dict[str, Any], key: str, index: int, ts: str | None) -> None:
-        call_id = _str(call.get("id")) or str(index)
-        name = _str(call.get("name"))
+        call_id = nonempty_str(call.get("id")) or str(index)
+        name = nonempty_str(call.get("name"))
         args = call.get("args")
         tool_input = args if isinstance(args, dict) else ({} if args is None else {"args": args})
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        files = tuple(dict.fromkeys(tool_input[k] for k in PATH_KEYS if _looks_like_path(tool_input.get(k))))
-        text = f"{name or 'tool'}: {(summary or _compact(tool_input))[:SUMMARY_MAX]}"
-        call_ts = _iso_utc(call.get("timestamp")) or ts
+        text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+        files = input_paths(tool_input, PATH_KEYS)
+        call_ts = iso_utc(call.get("timestamp")) or ts
         call_key = f"{key}:{call_id}"
         self._emit(Message("assistant", text, "tool_call", call_key, call_ts, tool_name=name,
                            tool_input=tool_input, files=files))  # fmt: skip
@@ -603,7 +569,7 @@ def _result_text(result: Any) -> tuple[str, bool]:
         if isinstance(response, dict):
             failed = failed or ("error" in response and "output" not in response)
             value = next((response[k] for k in ("output", "error", "llmContent", "content") if k in response), response)
-            out.append(value if isinstance(value, str) else _parts_text(value) or _compact(value))
+            out.append(value if isinstance(value, str) else _parts_text(value) or compact_json(value))
         elif isinstance(response, str):
             out.append(response)
         else:
@@ -611,16 +577,3 @@ def _result_text(result: Any) -> tuple[str, bool]:
             if text:
                 out.append(text)
     return "\n".join(out), failed
-
-
-def _classify(text: str) -> list[tuple[str, str]]:
-    """Split one user text into typed prompt and injected context, in order."""
-    if text.lstrip().startswith(INJECTED_PREFIXES):
-        return [("injected_context", text)]
-    parts: list[tuple[str, str]] = []
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    return [(k, t) for k, t in parts if t]

@@ -24,10 +24,25 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    SUMMARY_KEYS,
+    SourceKind,
+    as_dict,
+    as_list,
+    context_then_prompt,
+    decode_arguments,
+    input_paths,
+    input_summary,
+    iso_utc,
+    nonempty_str,
+    plural,
+    read_source_bytes,
+    tool_call_text,
+)
 from smriti.adapters._jsonl import read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
@@ -63,18 +78,15 @@ BOLD_RE = re.compile(
 PLAIN_RE = re.compile(rf"^(?:>\s*)?({_PLAIN})\s*:\s?(.*)$", re.IGNORECASE)
 FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
 INJECTED_PREFIXES = (
     "<system-reminder>", "<environment_details>", "<environment_context>", "<user_instructions>",
     "<command-name>", "<command-message>", "<local-command-stdout>", "<ide_opened_file>", "<ide_selection>",
     "Caveat: The messages below were generated",
 )  # fmt: skip
-SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description")
 PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "filepath", "target_file")
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking", "reasoning"})
 IMAGE_BLOCKS = frozenset({"image", "image_url", "input_image", "imageUrl", "document", "file", "input_file"})
-SUMMARY_MAX = 500
-OUTPUT_MAX = 200_000
+CONVERSATION_FILE = SourceKind("a conversation file", "conversation", "a text conversation")
 
 
 class GenericAdapter:
@@ -151,7 +163,7 @@ def _parse_json(text: str, builder: _Builder, errors: list[Problem]) -> None:
         )
         return
     if isinstance(data, dict):
-        builder.title = _str(data.get("title")) or _str(data.get("name"))
+        builder.title = nonempty_str(data.get("title")) or nonempty_str(data.get("name"))
         if isinstance(data.get("mapping"), dict):
             data = _mapping_messages(data)
         else:
@@ -189,13 +201,14 @@ class _Builder:
         rtype = record.get("type")
         # OpenAI Responses API items carry no role for tool traffic.
         if rtype in ("function_call", "custom_tool_call"):
-            self.tool_call(_str(record.get("call_id")) or _str(record.get("id")), _str(record.get("name")),
-                           _arguments(record.get("arguments", record.get("input"))), base, ts)  # fmt: skip
+            call_id = nonempty_str(record.get("call_id")) or nonempty_str(record.get("id"))
+            tool_input = decode_arguments(record.get("arguments", record.get("input")))
+            self.tool_call(call_id, nonempty_str(record.get("name")), tool_input, base, ts)
             return
         if rtype in ("function_call_output", "custom_tool_call_output"):
-            self.tool_result(_str(record.get("call_id")), _text_of(record.get("output")), False, base, ts)
+            self.tool_result(nonempty_str(record.get("call_id")), _text_of(record.get("output")), False, base, ts)
             return
-        if rtype == "summary" and _str(record.get("summary")):  # a Claude Code title record
+        if rtype == "summary" and nonempty_str(record.get("summary")):  # a Claude Code title record
             self.title = self.title or record["summary"]
             return
         nested = record.get("message")
@@ -204,7 +217,7 @@ class _Builder:
         if role is None:
             self.unknown[f"a record without a role (type {rtype!r})" if rtype else "a record without a role"] += 1
             return
-        model = _str(message.get("model"))
+        model = nonempty_str(message.get("model"))
         if model and model not in self.models:
             self.models.append(model)
         content = _content(message)
@@ -217,8 +230,8 @@ class _Builder:
             if text.strip():
                 self.add(Message("system", text, "injected_context", base, ts))
         else:
-            tool_id = _str(message.get("tool_call_id")) or _str(message.get("toolCallId"))
-            name = _str(message.get("name"))
+            tool_id = nonempty_str(message.get("tool_call_id")) or nonempty_str(message.get("toolCallId"))
+            name = nonempty_str(message.get("name"))
             if name and tool_id:
                 self.tool_names.setdefault(tool_id, name)
             self.tool_result(tool_id, _text_of(content), message.get("is_error") is True, base, ts)
@@ -228,7 +241,7 @@ class _Builder:
         for index, block in enumerate(_blocks(content)):
             btype = block.get("type")
             if btype == "tool_result":
-                self.tool_result(_str(block.get("tool_use_id")), _text_of(block.get("content")),
+                self.tool_result(nonempty_str(block.get("tool_use_id")), _text_of(block.get("content")),
                                  block.get("is_error") is True, f"{base}:{index}", ts)  # fmt: skip
             elif btype in IMAGE_BLOCKS:
                 texts.append("[image]")
@@ -236,7 +249,7 @@ class _Builder:
                 texts.append(block["text"])
             elif btype not in SKIPPED_BLOCKS:
                 self.unknown[f"a content block of type {btype!r}"] += 1
-        for kind, text in _classify("\n\n".join(t for t in texts if t.strip())):
+        for kind, text in context_then_prompt("\n\n".join(t for t in texts if t.strip()), INJECTED_PREFIXES):
             self.add(Message("user", text, kind, base if kind == "prompt" else f"{base}:ctx", ts))
 
     def _assistant(self, message: dict[str, Any], content: Any, base: str, ts: str | None) -> None:
@@ -245,8 +258,8 @@ class _Builder:
         for index, block in enumerate(_blocks(content)):
             btype = block.get("type")
             if btype in ("tool_use", "tool-call", "tool_call"):
-                calls.append((_str(block.get("id")) or _str(block.get("toolCallId")),
-                              _str(block.get("name")) or _str(block.get("toolName")),
+                calls.append((nonempty_str(block.get("id")) or nonempty_str(block.get("toolCallId")),
+                              nonempty_str(block.get("name")) or nonempty_str(block.get("toolName")),
                               block.get("input", block.get("args")), f"{base}:{index}"))  # fmt: skip
             elif btype in IMAGE_BLOCKS:
                 texts.append("[image]")
@@ -254,13 +267,15 @@ class _Builder:
                 texts.append(block["text"])
             elif btype not in SKIPPED_BLOCKS:
                 self.unknown[f"a content block of type {btype!r}"] += 1
-        for index, call in enumerate(_list(message.get("tool_calls"))):
-            function = _dict(_dict(call).get("function"))
-            calls.append((_str(_dict(call).get("id")), _str(function.get("name")),
-                           _arguments(function.get("arguments")), f"{base}:call{index}"))  # fmt: skip
-        legacy = _dict(message.get("function_call"))
+        for index, call in enumerate(as_list(message.get("tool_calls"))):
+            function = as_dict(as_dict(call).get("function"))
+            calls.append((nonempty_str(as_dict(call).get("id")), nonempty_str(function.get("name")),
+                           decode_arguments(function.get("arguments")), f"{base}:call{index}"))  # fmt: skip
+        legacy = as_dict(message.get("function_call"))
         if legacy:
-            calls.append((None, _str(legacy.get("name")), _arguments(legacy.get("arguments")), f"{base}:fn"))
+            calls.append(
+                (None, nonempty_str(legacy.get("name")), decode_arguments(legacy.get("arguments")), f"{base}:fn")
+            )
         text = "\n\n".join(t.strip() for t in texts if t.strip())
         if text:
             self.add(Message("assistant", text, "response", base, ts))
@@ -300,7 +315,7 @@ class _Builder:
         )
 
     def warnings(self) -> list[Problem]:
-        return [Problem(self.p, f"skipped {_plural(n, 'item')}: {what}") for what, n in self.unknown.items()]
+        return [Problem(self.p, f"skipped {plural(n, 'item')}: {what}") for what, n in self.unknown.items()]
 
     def why_empty(self) -> str:
         if self.shape:
@@ -336,7 +351,7 @@ def _parse_markdown(text: str, builder: _Builder) -> None:
             continue
         base = f"{builder.native_id}:{index}"
         if role == "user":
-            for kind, part in _classify(body):
+            for kind, part in context_then_prompt(body, INJECTED_PREFIXES):
                 builder.add(Message("user", part, kind, base if kind == "prompt" else f"{base}:ctx"))
         elif role == "assistant":
             builder.add(Message("assistant", body, "response", base))
@@ -374,7 +389,7 @@ def _unquote(body: str) -> str:
 def _role(record: dict[str, Any]) -> str | None:
     for value in (
         record.get("role"),
-        _dict(record.get("author")).get("role"),
+        as_dict(record.get("author")).get("role"),
         record.get("sender"),
         record.get("type"),
     ):
@@ -397,7 +412,7 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     out: list[dict[str, Any]] = []
-    for block in _list(content):
+    for block in as_list(content):
         if isinstance(block, str):
             out.append({"type": "text", "text": block})
         elif isinstance(block, dict):
@@ -433,7 +448,7 @@ def _mapping_messages(data: dict[str, Any]) -> list[Any]:
     seen: set[str] = set()
     while isinstance(node_id, str) and node_id in mapping and node_id not in seen:
         seen.add(node_id)
-        node = _dict(mapping[node_id])
+        node = as_dict(mapping[node_id])
         if isinstance(node.get("message"), dict):
             chain.append(node["message"])
         node_id = node.get("parent")
@@ -445,98 +460,25 @@ def _mapping_messages(data: dict[str, Any]) -> list[Any]:
 
 
 def _timestamp(record: dict[str, Any]) -> str | None:
-    message = _dict(record.get("message"))
+    message = as_dict(record.get("message"))
     for source in (record, message):
         for key in TIMESTAMP_KEYS:
             if key in source:
-                stamp = _iso_utc(source[key])
+                stamp = iso_utc(source[key])
                 if stamp:
                     return stamp
     return None
 
 
-def _arguments(raw: Any) -> Any:
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            return {"arguments": raw}
-    return raw
-
-
-def _classify(text: str) -> list[tuple[str, str]]:
-    """Split what a person typed from text a tool pasted in (and smriti's own context blocks)."""
-    if not text.strip():
-        return []
-    if text.lstrip().startswith(INJECTED_PREFIXES):
-        return [("injected_context", text)]
-    if "<smriti-context" not in text:
-        return [("prompt", text)]
-    context = "\n\n".join(m.group() for m in SMRITI_CONTEXT_RE.finditer(text))
-    prompt = SMRITI_CONTEXT_RE.sub("", text).strip()
-    return [(k, t) for k, t in (("injected_context", context), ("prompt", prompt)) if t]
-
-
 def _tool_summary(name: str | None, tool_input: Any) -> tuple[str, tuple[str, ...]]:
-    files: list[str] = []
-    summary: str | None = None
-    if isinstance(tool_input, dict):
-        summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-        files = list(dict.fromkeys(tool_input[k] for k in PATH_KEYS if _looks_like_path(tool_input.get(k))))
-    if summary is None:
-        summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
-    return f"{name or 'tool'}: {summary[:SUMMARY_MAX]}", tuple(files)
+    return tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS)), input_paths(tool_input, PATH_KEYS)
 
 
 def _read_text(path: Path) -> tuple[str, str | None]:
+    raw, error = read_source_bytes(path, CONVERSATION_FILE)
+    if error is not None:
+        return "", error
     try:
-        raw = path.read_bytes()
-    except IsADirectoryError:
-        return "", "is a directory, not a conversation file"
-    except PermissionError:
-        return "", "permission denied: cannot read the file"
-    except OSError as exc:
-        return "", f"cannot read the file: {exc.strerror or exc}"
-    if not raw.strip():
-        return "", "empty file: no conversation"
-    try:
-        return raw.decode("utf-8-sig"), None
+        return raw.decode("utf-8-sig"), None  # exports from Windows tools often start with a BOM
     except UnicodeDecodeError as exc:
-        return "", f"invalid UTF-8 at byte {exc.start}: not a text conversation"
-
-
-def _iso_utc(value: Any) -> str | None:
-    try:
-        if isinstance(value, bool) or value is None:
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            dt = datetime.fromisoformat(value.strip())
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _looks_like_path(value: Any) -> TypeGuard[str]:
-    return isinstance(value, str) and 0 < len(value.strip()) <= 1024 and "\n" not in value and "://" not in value
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+        return "", f"invalid UTF-8 at byte {exc.start}: not {CONVERSATION_FILE.document}"

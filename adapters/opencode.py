@@ -25,32 +25,41 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from smriti.adapters._common import (
+    OUTPUT_MAX,
+    as_dict,
+    classify_user_text,
+    connect_read_only,
+    existing_dirs,
+    home_dir,
+    input_paths,
+    input_summary,
+    is_sqlite,
+    iso_utc,
+    join_parts,
+    no_messages_error,
+    nonempty_str,
+    plural,
+    table_names,
+    tool_call_text,
+    without_inline_images,
+)
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "opencode"
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-LOCK_RETRIES = 3
-SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.S)
-# Inline images in tool output (`data:image/png;base64,…`): never stored, only marked.
-DATA_URL_RE = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]{64,}")
 INJECTED_PREFIXES = ("<system-reminder>", "<environment_details>", "<user_instructions>")
 SUMMARY_KEYS = ("command", "file_path", "filePath", "path", "pattern", "url", "query", "description")
 FILE_KEYS = ("file_path", "filePath", "path", "notebook_path")
-SUMMARY_MAX = 500
-RESULT_MAX_CHARS = 200_000
 # Parts that carry no text worth storing: reasoning is not stored, the rest is bookkeeping.
 KNOWN_PARTS = frozenset(
     {"reasoning", "step-start", "step-finish", "snapshot", "patch", "agent", "subtask", "retry", "compaction"}
@@ -63,7 +72,7 @@ class OpenCodeAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        home = Path(os.environ.get("HOME") or Path.home())
+        home = home_dir()
         candidates: list[Path] = []
         if os.environ.get("OPENCODE_DATA_DIR"):
             candidates.append(Path(os.environ["OPENCODE_DATA_DIR"]))
@@ -71,11 +80,7 @@ class OpenCodeAdapter:
             candidates.append(Path(os.environ["XDG_DATA_HOME"]) / "opencode")
         # Linux, macOS and Windows alike: OpenCode uses ~/.local/share/opencode everywhere.
         candidates.append(home / ".local" / "share" / "opencode")
-        roots: list[Path] = []
-        for candidate in candidates:
-            if candidate.is_dir() and candidate.resolve() not in {r.resolve() for r in roots}:
-                roots.append(candidate)
-        return roots
+        return existing_dirs(candidates)
 
     def discover(self, root: Path) -> Iterator[Path]:
         """The databases, then one session file per session of the JSON tree, each sorted."""
@@ -102,7 +107,7 @@ class OpenCodeAdapter:
                     return (path / "session").is_dir() and messages
                 return (path / "storage" / "session").is_dir() or any(path.glob("opencode*.db"))
             if path.suffix == ".db":
-                return _is_sqlite(path) and {"session", "message", "part"} <= _tables(path)
+                return is_sqlite(path) and {"session", "message", "part"} <= _tables(path)
             if path.suffix == ".json" and path.parent.parent.name == "session":
                 with open(path, "rb") as fh:
                     head = fh.read(4096).decode("utf-8", errors="replace")
@@ -122,7 +127,7 @@ class OpenCodeAdapter:
         if path.is_dir():
             return ParseResult(errors=[Problem(p, "is a directory: pass opencode.db or a storage/session/… file")])
         try:
-            is_db = _is_sqlite(path)
+            is_db = is_sqlite(path)
         except OSError as exc:
             return ParseResult(errors=[Problem(p, f"cannot read the file: {exc.strerror or exc}")])
         if is_db:
@@ -137,64 +142,14 @@ class OpenCodeAdapter:
 # --- small helpers -------------------------------------------------------------------------------
 
 
-def _is_sqlite(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(16) == SQLITE_MAGIC
-
-
-def _connect_ro(path: Path) -> sqlite3.Connection:
-    """Read-only, in place: safe while OpenCode holds the DB open in WAL mode (a copy would miss the WAL)."""
-    uri = path.resolve().as_uri() + "?mode=ro"
-    for attempt in range(LOCK_RETRIES):
-        try:
-            conn = sqlite3.connect(uri, uri=True, timeout=2.0)
-            conn.execute("select count(*) from sqlite_master").fetchone()
-            return conn
-        except sqlite3.OperationalError as exc:
-            if attempt + 1 < LOCK_RETRIES and ("locked" in str(exc) or "busy" in str(exc)):
-                time.sleep(0.2 * (attempt + 1))
-                continue
-            raise
-    raise sqlite3.OperationalError("database is locked")  # unreachable: the loop returns or raises
-
-
 def _tables(path: Path) -> set[str]:
-    with closing(_connect_ro(path)) as conn:
-        return {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    with closing(connect_read_only(path)) as conn:
+        return table_names(conn)
 
 
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    """The value when it is an object, else an empty one: absent and malformed read the same."""
-    return value if isinstance(value, dict) else {}
-
-
-def _iso_utc(value: Any) -> str | None:
-    """ISO-8601 UTC with millisecond precision and "Z"; epoch values may be ms or s."""
-    try:
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, (int, float)):
-            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
-        elif isinstance(value, str) and value.strip():
-            text = value.strip()
-            if text.isdigit():
-                return _iso_utc(int(text))
-            dt = datetime.fromisoformat(text.replace("Z", "+00:00"))
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-        else:
-            return None
-        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def _iso_time(value: Any) -> str | None:
+    """OpenCode's epoch-ms times; the database may hold them as digit strings in TEXT columns."""
+    return iso_utc(value, digit_strings=True)
 
 
 def _time(obj: Any, key: str) -> Any:
@@ -203,39 +158,16 @@ def _time(obj: Any, key: str) -> Any:
     return times.get(key) if isinstance(times, dict) else None
 
 
-def _looks_like_path(value: Any) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= 1024 and "\n" not in value and "://" not in value
-
-
-def _no_images(text: str) -> str:
-    return DATA_URL_RE.sub("[image]", text) if "base64," in text else text
-
-
-def _split_user_text(text: str) -> list[tuple[str, str]]:
-    """What the person typed vs. context pasted in (smriti's recall blocks, system reminders)."""
-    if text.lstrip().startswith(INJECTED_PREFIXES):
-        return [("injected_context", text)]
-    if "<smriti-context" not in text:
-        return [("prompt", text)]
-    parts: list[tuple[str, str]] = []
-    pos = 0
-    for match in SMRITI_CONTEXT_RE.finditer(text):
-        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
-        pos = match.end()
-    parts.append(("prompt", text[pos:].strip()))
-    return [(k, t) for k, t in parts if t]
-
-
 def _file_path(part: dict[str, Any]) -> str | None:
     """The local path of a file part: its source path, a file:// URL, or its name."""
     source = part.get("source")
     path = source.get("path") if isinstance(source, dict) else None
-    if _str(path):
+    if nonempty_str(path):
         return path
-    url = _str(part.get("url"))
+    url = nonempty_str(part.get("url"))
     if url and url.startswith("file://"):
         return unquote(urlparse(url).path) or None
-    return _str(part.get("filename"))
+    return nonempty_str(part.get("filename"))
 
 
 # --- one session's messages and parts → Messages -------------------------------------------------
@@ -273,10 +205,10 @@ class _Skips:
     broken: Counter[str] = field(default_factory=Counter)
 
     def warnings(self, path: str) -> list[Problem]:
-        out = [Problem(path, f"skipped {_plural(n, 'part')} of unknown type {t}") for t, n in self.parts.items()]
-        out += [Problem(path, f"skipped {_plural(n, 'message')} with unknown role {r}") for r, n in self.roles.items()]
+        out = [Problem(path, f"skipped {plural(n, 'part')} of unknown type {t}") for t, n in self.parts.items()]
+        out += [Problem(path, f"skipped {plural(n, 'message')} with unknown role {r}") for r, n in self.roles.items()]
         out += [
-            Problem(path, f"skipped {_plural(n, 'message')} that could not be read ({e})")
+            Problem(path, f"skipped {plural(n, 'message')} that could not be read ({e})")
             for e, n in self.broken.items()
         ]
         return out
@@ -306,10 +238,10 @@ class _Assembler:
         model = info.get("model")
         self._model(info.get("modelID") or (model.get("modelID") if isinstance(model, dict) else None))
         path = info.get("path")
-        self.cwd = self.cwd or (_str(path.get("cwd")) if isinstance(path, dict) else _str(path))
+        self.cwd = self.cwd or (nonempty_str(path.get("cwd")) if isinstance(path, dict) else nonempty_str(path))
         turn = _Turn(
             role=role,
-            ts=_iso_utc(_time(info, "created")) or _iso_utc(raw.created),
+            ts=_iso_time(_time(info, "created")) or _iso_time(raw.created),
             # An assistant message flagged `summary: true` is the compaction summary of what came before.
             summary=role == "assistant" and info.get("summary") is True,
             files=[f for _, part, _ in raw.parts if part.get("type") == "file" for f in [_file_path(part)] if f],
@@ -317,7 +249,7 @@ class _Assembler:
         for index, (part_id, part, created) in enumerate(raw.parts):
             key = part_id or f"{raw.id}:{index}"
             ptype = part.get("type")
-            ts = _iso_utc(_time(part, "start")) or _iso_utc(created) or turn.ts
+            ts = _iso_time(_time(part, "start")) or _iso_time(created) or turn.ts
             if ptype == "text" and isinstance(part.get("text"), str):
                 if part.get("synthetic") is True:  # OpenCode's own text (file contents, reminders)
                     self._flush(turn)
@@ -353,9 +285,8 @@ class _Assembler:
         if turn.role == "assistant":
             self.messages.append(Message("assistant", text, "response", key, ts))
             return
-        parts = _split_user_text(text)
-        prompt = "\n\n".join(t for k, t in parts if k == "prompt")
-        injected = "\n\n".join(t for k, t in parts if k == "injected_context")
+        # What the person typed vs. context pasted in (smriti's recall blocks, system reminders).
+        prompt, injected = join_parts(classify_user_text(text, INJECTED_PREFIXES))
         if prompt:
             files = () if turn.prompted else tuple(turn.files)  # attachments go on the first prompt
             self.messages.append(Message("user", prompt, "prompt", key, ts, files=files))
@@ -364,21 +295,15 @@ class _Assembler:
             self.messages.append(Message("user", injected, "injected_context", key + ":ctx" if prompt else key, ts))
 
     def _tool(self, key: str, part: dict[str, Any], ts: str | None) -> None:
-        name = _str(part.get("tool")) or "tool"
-        state = _dict(part.get("state"))
+        name = nonempty_str(part.get("tool")) or "tool"
+        state = as_dict(part.get("state"))
         tool_input = state.get("input") if "input" in state else {}
-        started = _iso_utc(_time(state, "start")) or ts
-        summary = None
-        files: list[str] = []
-        if isinstance(tool_input, dict):
-            summary = next((tool_input[k] for k in SUMMARY_KEYS if _str(tool_input.get(k))), None)
-            files = list(dict.fromkeys(tool_input[k] for k in FILE_KEYS if _looks_like_path(tool_input.get(k))))
-        if summary is None:
-            summary = json.dumps(tool_input, ensure_ascii=False, separators=(",", ":"), default=str)
+        started = _iso_time(_time(state, "start")) or ts
+        text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+        files = input_paths(tool_input, FILE_KEYS)
         self.messages.append(
-            Message("assistant", f"{name}: {summary[:SUMMARY_MAX]}", "tool_call", key, started,
-                    tool_name=name, tool_input=tool_input, files=tuple(files))
-        )  # fmt: skip
+            Message("assistant", text, "tool_call", key, started, tool_name=name, tool_input=tool_input, files=files)
+        )
         status = state.get("status")
         if status not in FINISHED_TOOL:
             return  # pending or running: no output yet
@@ -388,17 +313,17 @@ class _Assembler:
             if isinstance(output, str) or output is None
             else json.dumps(output, ensure_ascii=False, default=str)
         )
-        exit_code = _dict(state.get("metadata")).get("exit")
+        exit_code = as_dict(state.get("metadata")).get("exit")
         # A shell command that exited non-zero failed, even though the tool call itself completed.
         failed = status == "error" or (
             isinstance(exit_code, int) and not isinstance(exit_code, bool) and exit_code != 0
         )
-        ended = _iso_utc(_time(state, "end")) or started
-        output_text = ("[error] " if failed else "") + _no_images(text)[:RESULT_MAX_CHARS]
+        ended = _iso_time(_time(state, "end")) or started
+        output_text = ("[error] " if failed else "") + without_inline_images(text)[:OUTPUT_MAX]
         self.messages.append(Message("tool", output_text, "tool_result", f"{key}:result", ended, tool_name=name))
 
     def _model(self, model: Any) -> None:
-        if _str(model) and model not in self.models:
+        if nonempty_str(model) and model not in self.models:
             self.models.append(model)
 
 
@@ -406,14 +331,14 @@ def _session(
     info: dict[str, Any], session_id: str, asm: _Assembler, source: str, created: Any = None, updated: Any = None
 ) -> Session:
     stamps = [m.timestamp for m in asm.messages if m.timestamp]
-    started = min(filter(None, [_iso_utc(_time(info, "created")) or _iso_utc(created), *stamps]), default=None)
-    ended = max(filter(None, [_iso_utc(_time(info, "updated")) or _iso_utc(updated), *stamps]), default=None)
+    started = min(filter(None, [_iso_time(_time(info, "created")) or _iso_time(created), *stamps]), default=None)
+    ended = max(filter(None, [_iso_time(_time(info, "updated")) or _iso_time(updated), *stamps]), default=None)
     parent = info.get("parentID") if "parentID" in info else info.get("parent_id")
     return Session(
         agent=AGENT, native_id=session_id, messages=tuple(asm.messages),
-        cwd=_str(info.get("directory")) or asm.cwd, title=_str(info.get("title")),
+        cwd=nonempty_str(info.get("directory")) or asm.cwd, title=nonempty_str(info.get("title")),
         started_at=started, ended_at=ended, models=tuple(asm.models), source_paths=(source,),
-        parent_native_id=_str(parent),
+        parent_native_id=nonempty_str(parent),
     )  # fmt: skip
 
 
@@ -439,7 +364,7 @@ class _DbReader:
 
     def parse(self) -> ParseResult:
         try:
-            conn = _connect_ro(self.path)
+            conn = connect_read_only(self.path)
         except sqlite3.Error as exc:
             return ParseResult(errors=[Problem(self.p, f"cannot open the database read-only: {exc}")])
         sessions: list[Session] = []
@@ -447,7 +372,7 @@ class _DbReader:
         try:
             with closing(conn):
                 conn.row_factory = sqlite3.Row
-                tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+                tables = table_names(conn)
                 if "message" not in tables:
                     return ParseResult(errors=[Problem(self.p, "not an OpenCode database: it has no message table")])
                 for session_id, info in self._sessions(conn, tables):
@@ -465,12 +390,10 @@ class _DbReader:
             # Locked mid-read or a damaged page: keep what was read, report the rest.
             self.errors.append(Problem(self.p, f"database read failed: {exc}"))
         if found and not sessions:
-            self.errors.append(
-                Problem(self.p, f"found {_plural(found, 'session')} but no messages: the format may have changed")
-            )
+            self.errors.append(Problem(self.p, no_messages_error(plural(found, "session"))))
         warnings = self.skips.warnings(self.p)
         for what, n in self.bad_rows.items():
-            warnings.append(Problem(self.p, f"skipped {_plural(n, what)} whose data is not a JSON object"))
+            warnings.append(Problem(self.p, f"skipped {plural(n, what)} whose data is not a JSON object"))
         return ParseResult(sessions=sessions, resume=None, warnings=warnings, errors=self.errors)
 
     def _sessions(self, conn: sqlite3.Connection, tables: set[str]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -479,10 +402,10 @@ class _DbReader:
         if "session" in tables:
             for row in conn.execute("select * from session"):
                 info = dict(row)
-                if _str(info.get("id")):
+                if nonempty_str(info.get("id")):
                     rows[info["id"]] = info
         for (sid,) in conn.execute("select distinct session_id from message"):
-            if _str(sid) and sid not in rows:
+            if nonempty_str(sid) and sid not in rows:
                 rows[sid] = {"id": sid}
         order = sorted(rows.values(), key=lambda i: (_number(i.get("time_created")), i["id"]))
         for info in order:
@@ -540,7 +463,7 @@ def _parse_session_file(path: Path) -> ParseResult:
     problem = _not_a_session(info)
     if problem:
         return ParseResult(errors=[Problem(p, problem)])
-    session_id = _str(info.get("id")) or path.stem
+    session_id = nonempty_str(info.get("id")) or path.stem
     storage = path.parent.parent.parent  # storage/session/<projectID>/<id>.json
     raws = _tree_messages(storage, session_id, errors)
     skips = _Skips()
@@ -549,8 +472,8 @@ def _parse_session_file(path: Path) -> ParseResult:
         asm.add(raw)
     sessions = [_session(info, session_id, asm, p)] if asm.messages else []
     if raws and not asm.messages:
-        found = _plural(len(raws), "message")
-        errors.append(Problem(p, f"found 1 session ({found}) but no messages: the format may have changed"))
+        found = plural(len(raws), "message")
+        errors.append(Problem(p, no_messages_error(f"1 session ({found})")))
     return ParseResult(sessions=sessions, resume=None, warnings=skips.warnings(p), errors=errors)
 
 
@@ -575,7 +498,7 @@ def _tree_messages(storage: Path, session_id: str, errors: list[Problem]) -> lis
         for file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
             info = _read_json(file, errors)
             if isinstance(info, dict):
-                mid = _str(info.get("id")) or file.stem
+                mid = nonempty_str(info.get("id")) or file.stem
                 raws.setdefault(mid, _RawMessage(mid, info, _time(info, "created")))
     foldered = False
     for mid, raw in raws.items():
@@ -586,13 +509,13 @@ def _tree_messages(storage: Path, session_id: str, errors: list[Problem]) -> lis
             for file in sorted(folder.glob("*.json")):
                 part = _read_json(file, errors)
                 if isinstance(part, dict):
-                    raw.parts.append((_str(part.get("id")) or file.stem, part, None))
+                    raw.parts.append((nonempty_str(part.get("id")) or file.stem, part, None))
     # Flat part files exist only in trees without per-message folders; listing part/ in a big
     # modern tree (one folder per message) for every session would cost far more than reading it.
     flat = storage / "part"
     for file in sorted(flat.glob("*.json")) if raws and not foldered and flat.is_dir() else []:
-        part = _dict(_read_json(file, errors))
+        part = as_dict(_read_json(file, errors))
         owner = raws.get(part.get("messageID") or "")
         if owner is not None:
-            owner.parts.append((_str(part.get("id")) or file.stem, part, None))
+            owner.parts.append((nonempty_str(part.get("id")) or file.stem, part, None))
     return sorted(raws.values(), key=_sort_key)

@@ -1,0 +1,373 @@
+"""Small helpers every built-in adapter shares: one version of each, so a fix lands everywhere.
+
+Pure and stdlib only, like the adapters themselves: values in, values out. The few that touch the
+file system only read (the path they are given, or the environment for default locations); none
+writes. Error texts are returned as strings: adapters wrap them in `Problem`s with their path and line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeGuard
+
+Part = tuple[str, str]  # (message kind, text): "prompt" or "injected_context"
+
+# --- plain values --------------------------------------------------------------------------------
+
+
+def nonempty_str(value: Any) -> str | None:
+    """A non-empty string field, or None for anything else (missing, "", another JSON type)."""
+    return value if isinstance(value, str) and value else None
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """The value when it is an object, else an empty one: absent and malformed read the same."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    """The value when it is an array, else an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def plural(count: int, noun: str) -> str:
+    """Counts in warnings: "1 record", "3 records"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def compact_json(value: Any) -> str:
+    """One-line JSON without spaces; anything JSON cannot encode becomes its str()."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def maybe_json(value: Any) -> Any:
+    """A JSON document inside a string (tool args and results often are one), decoded; else as is."""
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def decode_arguments(raw: Any) -> Any:
+    """OpenAI-style `arguments`: a JSON string decoded ("" is no arguments), kept whole when it is
+    not JSON; any other value as is."""
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw) if raw.strip() else {}
+        except ValueError:
+            return {"arguments": raw}
+    return raw
+
+
+def no_messages_error(found: str) -> str:
+    """The error for a source that holds conversation but yielded no message: never silently empty.
+
+    `found` says what was there: "1 session(s)", "2 sessions", "1 session (3 events)".
+    """
+    return f"found {found} but no messages: the format may have changed"
+
+
+# --- times ---------------------------------------------------------------------------------------
+
+
+def iso_utc(value: Any, *, digit_strings: bool = False) -> str | None:
+    """A time as ISO-8601 UTC with milliseconds and "Z" (2025-01-02T03:04:05.678Z), or None.
+
+    One shape for every agent, so stamps sort as strings. Numbers are epoch seconds or milliseconds:
+    a magnitude of 1e11 or more can only be ms (1e11 ms is 1973, 1e11 s the year 5138). An ISO
+    string without a zone is UTC. With `digit_strings`, a string of digits is an epoch number too
+    (databases that keep times in TEXT columns).
+    """
+    if isinstance(value, bool):  # JSON true/false: an int to Python, never a time
+        return None
+    try:
+        if isinstance(value, (int, float)):
+            dt = datetime.fromtimestamp(value / 1000 if abs(value) >= 1e11 else value, tz=UTC)
+        elif isinstance(value, str) and value.strip():
+            text = value.strip()
+            if digit_strings and text.isdigit():
+                return iso_utc(int(text))
+            dt = datetime.fromisoformat(text)  # Python 3.11 reads a trailing "Z" itself
+            if dt.tzinfo is None:
+                dt = dt.replace(tzinfo=UTC)
+        else:
+            return None
+        return dt.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+# --- tool calls ----------------------------------------------------------------------------------
+
+# Input keys that name a call best, in order, and keys that hold a file path. Adapters whose agents
+# use other names (Gemini's `absolute_path`, Cursor's `target_file`, …) pass their own tuples.
+SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description")
+PATH_KEYS = ("file_path", "path", "notebook_path", "filePath")
+SUMMARY_MAX = 500  # a tool call's text is one line: the full input stays in tool_input
+OUTPUT_MAX = 200_000  # tool output and pasted context beyond this is cut
+
+
+def input_summary(tool_input: Any, keys: Sequence[str] = SUMMARY_KEYS) -> str | None:
+    """The first non-empty string among `keys` of a tool input: what a person would call the call."""
+    if not isinstance(tool_input, dict):
+        return None
+    return next((tool_input[k] for k in keys if nonempty_str(tool_input.get(k))), None)
+
+
+def tool_call_text(name: str | None, tool_input: Any, summary: str | None) -> str:
+    """A tool call's one-line text, "<name>: <summary>" cut to SUMMARY_MAX characters.
+
+    Without a summary the input itself stands in, as compact JSON; an unnamed tool is "tool".
+    """
+    return f"{name or 'tool'}: {(compact_json(tool_input) if summary is None else summary)[:SUMMARY_MAX]}"
+
+
+def looks_like_path(value: Any) -> TypeGuard[str]:
+    """Whether a tool-input value can be a file path: one non-blank line, not a URL, not huge."""
+    return (
+        isinstance(value, str)
+        and bool(value.strip())
+        and len(value) <= 1024
+        and "\n" not in value
+        and "\0" not in value
+        and "://" not in value
+    )
+
+
+def input_paths(
+    tool_input: Any,
+    keys: Sequence[str] = PATH_KEYS,
+    *,
+    lists: Sequence[str] = (),
+    item_keys: Sequence[str] = ("file_path",),
+    strip: bool = False,
+) -> tuple[str, ...]:
+    """The files a tool call touches: path-like values of `keys`, first seen first, no repeats.
+
+    `lists` names arrays of objects that each name a file (a multi-file edit's `edits`): the first
+    set `item_keys` value of every item is a candidate too. `strip` trims candidates first, for
+    inputs parsed out of text that keep the line breaks around a value.
+    """
+    if not isinstance(tool_input, dict):
+        return ()
+    candidates = [tool_input.get(k) for k in keys]
+    for name in lists:
+        for item in as_list(tool_input.get(name)):
+            if isinstance(item, dict):
+                candidates.append(next((item[k] for k in item_keys if item.get(k)), None))
+    if strip:
+        candidates = [c.strip() if isinstance(c, str) else c for c in candidates]
+    return tuple(dict.fromkeys(c for c in candidates if looks_like_path(c)))
+
+
+# Inline images in tool output (`data:image/png;base64,…`): never stored, only marked.
+DATA_URL_RE = re.compile(r"data:image/[\w.+-]+;base64,[A-Za-z0-9+/=\s]{64,}")
+
+
+def without_inline_images(text: str) -> str:
+    """Tool output with every base64 data-URL image replaced by "[image]"."""
+    return DATA_URL_RE.sub("[image]", text) if "base64," in text else text
+
+
+# --- prompts and injected context ----------------------------------------------------------------
+
+# smriti's own recall output, pasted into a prompt; an unclosed block runs to the end of the text.
+SMRITI_CONTEXT_RE = re.compile(r"<smriti-context\b.*?(?:</smriti-context>|\Z)", re.DOTALL)
+SMRITI_CONTEXT_OPEN = "<smriti-context"
+
+
+def is_injected(text: str, prefixes: tuple[str, ...], *, ignore_case: bool = False) -> bool:
+    """Whether a user text is something the agent pasted in: it starts with one of `prefixes`
+    (`<environment_details>`, `<system-reminder>`, …). `ignore_case` wants lower-case prefixes."""
+    head = text.lstrip()
+    return (head.lower() if ignore_case else head).startswith(prefixes)
+
+
+def split_smriti_context(text: str) -> list[Part]:
+    """The text as ordered ("prompt", …) and ("injected_context", <smriti-context> block) parts.
+
+    Prompt parts are stripped and empty parts dropped, so a text with no block is one stripped
+    prompt (or nothing).
+    """
+    parts: list[Part] = []
+    pos = 0
+    for match in SMRITI_CONTEXT_RE.finditer(text):
+        parts += [("prompt", text[pos : match.start()].strip()), ("injected_context", match.group())]
+        pos = match.end()
+    parts.append(("prompt", text[pos:].strip()))
+    return [(k, t) for k, t in parts if t]
+
+
+def strip_smriti_context(text: str) -> tuple[str, str]:
+    """(the text without smriti's blocks, stripped; the blocks, joined by a blank line)."""
+    blocks = [m.group() for m in SMRITI_CONTEXT_RE.finditer(text)]
+    return SMRITI_CONTEXT_RE.sub("", text).strip(), "\n\n".join(blocks)
+
+
+def classify_user_text(text: str, injected_prefixes: tuple[str, ...] = (), *, strip: bool = False) -> list[Part]:
+    """One user text as ordered (kind, text) parts; a blank text yields none.
+
+    All of it is injected context when it starts with one of `injected_prefixes`; otherwise it is
+    the prompt, with smriti's blocks split out. A text without a block is kept as written unless
+    `strip` (blocks or not, prompt parts are then stripped).
+    """
+    if is_injected(text, injected_prefixes):
+        return [("injected_context", text)]
+    if not strip and SMRITI_CONTEXT_OPEN not in text:
+        return [("prompt", text)] if text.strip() else []
+    return split_smriti_context(text)
+
+
+def context_then_prompt(text: str, injected_prefixes: tuple[str, ...] = ()) -> list[Part]:
+    """Like `classify_user_text`, but a prompt holding smriti blocks becomes at most two parts: the
+    blocks as one injected context, then the prompt with the blocks cut out of it."""
+    if SMRITI_CONTEXT_OPEN not in text or is_injected(text, injected_prefixes):
+        return classify_user_text(text, injected_prefixes)
+    prompt, context = strip_smriti_context(text)
+    return [(k, t) for k, t in (("injected_context", context), ("prompt", prompt)) if t]
+
+
+def join_parts(parts: Iterable[Part]) -> tuple[str, str]:
+    """(prompt, injected context): the non-blank parts of each kind, joined by a blank line."""
+    parts = list(parts)
+    prompt = "\n\n".join(t for k, t in parts if k == "prompt" and t.strip())
+    injected = "\n\n".join(t for k, t in parts if k == "injected_context" and t.strip())
+    return prompt, injected
+
+
+# --- whole-file JSON sources and side files ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceKind:
+    """How error messages name one kind of source file (each agent says it its own way)."""
+
+    file: str  # "is a directory, not <file>": "a thread file"
+    contents: str  # "empty file: no <contents>": "thread"
+    document: str = "a JSON file"  # "invalid UTF-8 at byte 0: not <document>": "a JSON thread"
+    mid_write: str = ""  # appended to a malformed-JSON error where files are rewritten in place
+    missing: str | None = None  # the error for a missing file; else the OS error's own words
+
+
+def read_source_bytes(path: Path, kind: SourceKind) -> tuple[bytes, str | None]:
+    """A whole source file's bytes, or (b"", why not) when it is unreadable or blank."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError as exc:
+        return b"", kind.missing or f"cannot read the file: {exc.strerror or exc}"
+    except IsADirectoryError:
+        return b"", f"is a directory, not {kind.file}"
+    except PermissionError:
+        return b"", "permission denied: cannot read the file"
+    except OSError as exc:
+        return b"", f"cannot read the file: {exc.strerror or exc}"
+    if not raw.strip():
+        return b"", f"empty file: no {kind.contents}"
+    return raw, None
+
+
+def load_json_file(path: Path, kind: SourceKind) -> tuple[Any, str | None]:
+    """A whole-file JSON source: (its value, None), or (None, a clear message why it cannot be read)."""
+    raw, error = read_source_bytes(path, kind)
+    if error is not None:
+        return None, error
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except UnicodeDecodeError as exc:
+        return None, f"invalid UTF-8 at byte {exc.start}: not {kind.document}"
+    except ValueError as exc:  # a JSONDecodeError, or e.g. an integer too long to convert
+        where = f"{getattr(exc, 'msg', exc)} at line {getattr(exc, 'lineno', '?')}"
+        return None, f"malformed JSON ({where}){kind.mid_write}"
+
+
+def read_json_or_none(path: Path) -> Any:
+    """A side file's JSON (an index, a workspace.json, a sidecar), or None when it is missing,
+    unreadable or not JSON: side files only add facts, so their absence is never an error."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return None
+
+
+# --- SQLite sources ------------------------------------------------------------------------------
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+LOCK_RETRIES = 3
+
+
+def is_sqlite(path: Path) -> bool:
+    """Whether the file starts with SQLite's header; raises OSError when it cannot be read."""
+    with open(path, "rb") as fh:
+        return fh.read(16) == SQLITE_MAGIC
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """The database opened read-only in place, retrying briefly while another process locks it.
+
+    In place, not copied: the agent keeps it open in WAL mode, and a copy without its -wal file
+    would miss the newest writes. Raises sqlite3.Error when it cannot be opened.
+    """
+    uri = path.resolve().as_uri() + "?mode=ro"
+    for attempt in range(LOCK_RETRIES):
+        try:
+            conn = sqlite3.connect(uri, uri=True, timeout=2.0)
+            conn.execute("select count(*) from sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError as exc:
+            if attempt + 1 < LOCK_RETRIES and ("locked" in str(exc) or "busy" in str(exc)):
+                time.sleep(0.2 * (attempt + 1))
+                continue
+            raise
+    raise sqlite3.OperationalError("database is locked")  # unreachable: the loop returns or raises
+
+
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    """The database's tables: which era or kind of store it is."""
+    return {row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")}
+
+
+# --- locations -----------------------------------------------------------------------------------
+
+
+def home_dir() -> Path:
+    """The user's home, from HOME first (tests and sandboxes point it elsewhere)."""
+    return Path(os.environ.get("HOME") or Path.home())
+
+
+def editor_user_dirs(home: Path, editors: Sequence[str], servers: Sequence[str] = ()) -> list[Path]:
+    """The `User` folders of VS Code-family editors, whether or not they exist: Linux, macOS, the
+    remote-server data dirs, then Windows %APPDATA% when it is set."""
+    dirs = [home / ".config" / e / "User" for e in editors]
+    dirs += [home / "Library" / "Application Support" / e / "User" for e in editors]
+    dirs += [home / server / "data" / "User" for server in servers]
+    appdata = os.environ.get("APPDATA")
+    if appdata:
+        dirs += [Path(appdata) / e / "User" for e in editors]
+    return dirs
+
+
+def existing_dirs(candidates: Iterable[Path]) -> list[Path]:
+    """The candidates that are folders, in order, each once even when reached through a link."""
+    roots: list[Path] = []
+    seen: set[Path] = set()
+    for candidate in candidates:
+        try:
+            if not candidate.is_dir():
+                continue
+            resolved = candidate.resolve()
+        except OSError:
+            continue
+        if resolved not in seen:
+            seen.add(resolved)
+            roots.append(candidate)
+    return roots
