@@ -165,6 +165,42 @@ def search(ctx: click.Context, query: str, project: str | None, agents: tuple[st
 
 
 @cli.command()
+@click.argument("query")
+@click.option("--project", "-P", help="The asking project: a name, a remote or a path (default: the repo around the current directory).")
+@click.option("all_projects", "--all-projects", is_flag=True, help="Also recall team items of other projects.")
+@click.option("--limit", "-n", default=5, show_default=True, type=click.IntRange(min=1), help="How many items.")
+@click.option("--budget", default=1000, show_default=True, type=click.IntRange(min=1), help="Most tokens the context may use.")
+@click.option("json_", "--json", is_flag=True, help="Print the context and the ranked results as JSON.")
+@click.pass_context
+def recall(ctx: click.Context, query: str, project: str | None, all_projects: bool, limit: int, budget: int,
+           json_: bool) -> None:  # fmt: skip
+    """Recall what earlier sessions and the team's knowledge say about QUERY, ready to inject.
+
+    Prints the <smriti-context> block an agent hook would inject (empty when nothing relevant
+    clears the score floor). Team items come from the asking project unless --all-projects.
+
+    \b
+    Example:
+        smriti recall "why did we pin psycopg?"
+        smriti recall "flaky checkout test" --budget 500 --json
+    """
+    from smriti.recall import recall as run_recall
+    from smriti.search import asking_project
+
+    app = _app(ctx)
+    keys = asking_project(app.store, project)
+    result = run_recall(app.store, app.index, query, project=keys, limit=limit, budget=budget,
+                        all_projects=all_projects)  # fmt: skip
+    if json_:
+        emit_json(result.to_json())
+        return
+    if not result.context:
+        click.echo("Nothing relevant recalled.", err=True)
+        return
+    click.echo(result.context)
+
+
+@cli.command()
 @click.option("agent", "--agent", "-a", help="Only this agent.")
 @click.option("--project", "-P", help="Only this project: a name, a remote or a path.")
 @click.option("--category", "-c", help="Only this category (a parent matches its children).")

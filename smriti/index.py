@@ -301,6 +301,19 @@ class Index:
             Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None
         ]
 
+    def idf(self, terms: list[str]) -> dict[str, float]:
+        """BM25's inverse document frequency of each analyzed term in the text field (a term no
+        document holds gets the highest value: it is the rarest)."""
+        import math
+
+        searcher = self._index.searcher()
+        n = max(searcher.num_docs, 1)
+        out = {}
+        for t in terms:
+            df = searcher.doc_freq("text", t)
+            out[t] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        return out
+
     def num_docs(self) -> int:
         return self._index.searcher().num_docs
 

@@ -63,6 +63,16 @@ def project_keys(store: Store, value: str | None) -> tuple[str, ...] | None:
     return tuple(sorted(keys))
 
 
+def asking_project(store: Store, value: str | None, cwd: str | None = None) -> tuple[str, ...]:
+    """The project a recall is for: what --project names, else the repo around `cwd` (or the cwd)."""
+    if value:
+        return project_keys(store, value) or ()
+    import os
+
+    here = projects.resolve(cwd or os.getcwd())
+    return (here.key,) if here else ()
+
+
 def category_filter(store: Store, value: str | None) -> tuple[str, ...]:
     """A category matches itself and its children (`bug` matches `bug/fix`)."""
     if not value:

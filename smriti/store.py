@@ -826,6 +826,30 @@ class Store:
                 (repo, ref, commit, utc_now()),
             )
 
+    def project_knowledge(self, project: tuple[str, ...], categories: tuple[str, ...], limit: int = 10) -> list[dict[str, Any]]:
+        """Active team items of a project in these categories (or their children), newest first."""
+        if not project:
+            return []
+        cats = " or ".join(["category = ? or category like ?"] * len(categories))
+        args: list[Any] = [*project]
+        for c in categories:
+            args += [c, c + "/%"]
+        rows = self.conn.execute(
+            "select item_id, title, category, tags, project, agent, session, author, created, shared, files, status, "
+            f"supersedes, content_hash, body, origin, repo, path, id from knowledge where repo in ({','.join('?' * len(project))}) "
+            f"and status = 'active' and ({cats}) order by coalesce(shared, created) desc limit ?",
+            [*args, limit],
+        )
+        superseded = self.superseded_item_ids()
+        return [d for d in map(_knowledge_dict, rows) if d["id"] not in superseded]
+
+    def session_rowids_for_native(self, native_ids: Iterable[str]) -> list[int]:
+        ids = [i for i in native_ids if i]
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return [r for (r,) in self.conn.execute(f"select id from sessions where native_id in ({marks})", ids)]
+
     def knowledge_count(self) -> int:
         return self.conn.execute("select count(*) from knowledge").fetchone()[0]
 
