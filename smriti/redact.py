@@ -19,6 +19,43 @@ Placeholders are `[REDACTED:<kind>]`; home directories become `~` (`/home/alice/
 never findings, and text that is already redacted comes back byte-identical (`redact` is idempotent: it
 re-runs its detectors on its own output until nothing changes, at most `MAX_PASSES` times).
 
+Rules (the table is `RULES`; a kind is the name in the placeholder):
+- provider tokens, by prefix, length and alphabet: github-token (`ghp_ gho_ ghu_ ghs_ ghr_ github_pat_`),
+  gitlab-token (`glpat-` and kin), openai-key (`sk-`, `sk-proj-`, `sk-svcacct-`: 20+ characters with
+  digits and mixed case, so "sk-learn" in prose stays), anthropic-key (`sk-ant-`), slack-token
+  (`xox[abposre]-`, `xapp-`), slack-webhook, discord-webhook, stripe-key (`sk_ rk_ pk_` live and test,
+  `whsec_`), google-api-key (`AIza`), google-oauth (`GOCSPX-`, `ya29.`, `1//0`), npm-token, pypi-token,
+  twilio-key (`SK`+32 hex), sendgrid-key, mailgun-key, huggingface-token (`hf_`, `api_org_`), heroku-key
+  (`HRKU-`), aws-key (`AKIA ASIA ABIA ACCA A3T` ids), azure-key (Azure AD client secrets), and
+  digitalocean, docker, databricks, vault, groq, replicate, xai, perplexity, shopify, atlassian, linear,
+  notion, postman, doppler, grafana, sentry and telegram tokens;
+- private-key: PEM blocks (PKCS#1/#8, EC, OpenSSH, encrypted, PGP) whole, with real or JSON-escaped
+  newlines (a GCP service-account `private_key`), and truncated ones; age secret keys;
+- jwt: `eyJ….eyJ….sig`;
+- password: `scheme://user:password@host` (user and host kept), `curl -u user:pw`, `--password x`,
+  `<password>…</password>`, and values of password-named keys (`PASSWORD=`, `db_passwd: `, `PGPASSWORD=`);
+- secret, or aws-key / azure-key / heroku-key by the key's name: values of secret-named keys
+  (`token`, `api_key`, `client_secret`, `SECRET_KEY`, `AWS_SECRET_ACCESS_KEY`, `AccountKey=` …) in .env
+  lines, `export`, YAML, JSON (JSON inside JSON strings too), TOML, Python/JS/Go/PHP, markdown; code
+  (`token = get_token()`, `password: str`, `api_key=os.environ[…]`), templates (`${X}`, `<token>`,
+  `***`), numbers and paths are not values;
+- bearer-token (`Authorization: Bearer …`), url-signature (`sig=`, `X-Amz-Signature=` in URLs);
+- high-entropy: a value of any other key that is one token of 20-256 base64/url-safe characters
+  mixing character classes, with Shannon entropy ≥ `entropy_threshold` (3.5 bits/char), and not hex
+  (git SHAs, UUIDs, digests), a digest (`sha512-…`), a version, a path, a dotted name, base64 of text or
+  of an image, or made of words (identifiers, model names, slugs);
+- email (not `git@host:`, `noreply@`, example domains, `pkg@1.2.3`, `icon@2x.png`, URL users);
+  home-path (`/home/<u>`, `/Users/<u>`, `/var/home/<u>`, `/mnt/c/Users/<u>`, `C:\\Users\\<u>`, `/root`,
+  `Settings.home_dirs` → `~`); path (team path rules).
+Left alone: git SHAs, UUIDs, `sha256:` digests, lockfile integrity hashes, image digests, version pins,
+base64 in prose (only assigned values are judged by entropy), ordinary identifiers.
+Known limits: a secret with no known prefix that is not assigned to anything (a bare random string in a
+sentence) is not found; a letters-only password as a bare word outside YAML (`password = changeme`)
+is taken for code; about 1 in 1,000 random base62 values of 24 characters (1 in 4,000 at 32, 2% of
+lower-case+digit values of 24) reads like a name and is missed by the high-entropy rule. Fingerprints
+are unkeyed hashes, so an allow-listed low-entropy value could be guessed from its fingerprint: allow
+only things that are not secrets.
+
 Why a built-in rule table and not detect-secrets (the decision, 2026-11):
 - detect-secrets (Yelp) 1.5.0 is the newest release (May 2024). Its plugins miss today's formats
   (OpenAI `sk-proj-…`, GitHub `github_pat_…`, Anthropic; Yelp/detect-secrets#894 is open), it reports a
@@ -32,7 +69,9 @@ Why a built-in rule table and not detect-secrets (the decision, 2026-11):
   document them), each compiled with the stdlib `re` and written so that it starts with a literal
   (sre's fast prefix search) and cannot backtrack catastrophically (possessive quantifiers, bounded
   repeats, boundaries checked in Python), plus structural detectors (assignments of secret-named keys,
-  high-entropy assignments, passwords in URLs, e-mail addresses, home paths). About 1 ms for 20 KB.
+  high-entropy assignments, passwords in URLs, e-mail addresses, home paths). On a 20 KB transcript
+  `scan` takes about 1.8 ms and `redact` (a pass, then a re-scan of its output for the fixpoint and the
+  residual) about 2.8 ms; see benchmarks/redact.
 
 Team patterns (from `.smriti/config.toml`, `[redact]`) are regular expressions written by people, so they
 are bounded three ways: each pattern is at most `MAX_TEAM_PATTERN_CHARS` characters (and at most
@@ -56,14 +95,16 @@ import re
 import time
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
 from smriti.errors import ConfigError, SmritiError
 
 __all__ = [
+    "MAX_PASSES",
+    "RULES",
     "Finding",
     "PathRule",
     "Redacted",
@@ -75,8 +116,6 @@ __all__ = [
     "placeholder",
     "redact",
     "scan",
-    "RULES",
-    "MAX_PASSES",
 ]
 
 MAX_TEAM_PATTERNS = 64
@@ -202,8 +241,7 @@ class Settings:
             raise ConfigError("redact: max_scan_chars must be between 1 and 50,000,000")
         if not (0 < self.entropy_threshold <= 8) or not (8 <= self.entropy_min_length <= 1024):
             raise ConfigError("redact: entropy_threshold must be in (0, 8] and entropy_min_length in [8, 1024]")
-        self._team  # compile now: a bad pattern is a config error at load time, not at share time
-        self._paths
+        _ = (self._team, self._paths)  # compile now: a bad pattern is a config error at load, not at share
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], *, source: str = "[redact]", **extra: Any) -> Settings:
@@ -264,14 +302,17 @@ class Settings:
     def _team(self) -> tuple[tuple[TeamPattern, Any], ...]:
         if not self.patterns:
             return ()
-        import regex  # the PyPI module: matching with timeout=; imported only when a team has patterns
+        try:
+            import regex  # the PyPI module: matching with timeout=; imported only when a team has patterns
+        except ImportError:  # pragma: no cover - a declared dependency
+            raise ConfigError("redact: team patterns need the 'regex' package (pip install regex)") from None
 
         compiled = []
         for p in self.patterns:
             where = f"redact: team pattern {p.name!r}"
             if not p.name or len(p.name) > 64 or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", p.name):
                 raise ConfigError(f"{where}: a name is 1-64 letters, digits, '.', '_' or '-'")
-            if not KIND_RE.fullmatch(p.kind):
+            if not KIND_RE.fullmatch(p.kind) or p.kind == SCAN_ERROR:
                 raise ConfigError(f"{where}: kind {p.kind!r} must be lowercase letters, digits and '-' (≤ 40)")
             if not p.pattern or len(p.pattern) > MAX_TEAM_PATTERN_CHARS:
                 raise ConfigError(f"{where}: a pattern is 1-{MAX_TEAM_PATTERN_CHARS} characters, got {len(p.pattern)}")
@@ -285,8 +326,6 @@ class Settings:
                 empty = None
             if empty is not None:
                 raise ConfigError(f"{where} matches the empty string; it would match everywhere")
-            if "secret" in rx.groupindex:
-                pass
             compiled.append((p, rx))
         return tuple(compiled)
 
@@ -303,11 +342,16 @@ class Settings:
             body = r"[^/\\\s\"'`<>|]+".join(re.escape(piece) for piece in rule.match.split("*"))
             if rule.match[-1] not in "/\\":
                 body += r"(?![A-Za-z0-9._-])"
-            out.append((f"path-rule:{rule.match}", re.compile(body), rule.replace))
+            rx = re.compile(body)
+            if rx.search(rule.replace):
+                raise ConfigError(f"redact: path rule {rule.match!r} would match its own replacement {rule.replace!r}")
+            out.append((f"path-rule:{rule.match}", rx, rule.replace))
         for home in sorted({h for h in self.home_dirs if h}, key=len, reverse=True):
             norm = home.rstrip("/\\")
-            if len(norm) < 2 or not (norm.startswith("/") or re.match(r"[A-Za-z]:[\\/]", norm)) or re.fullmatch(r"[A-Za-z]:", norm):
-                raise ConfigError(f"redact: home dir {home!r} must be an absolute path below the root")
+            if not norm or re.fullmatch(r"[A-Za-z]:", norm):
+                continue  # HOME=/ (some containers): there is no user directory to hide, and `/` is everywhere
+            if not (norm.startswith("/") or re.match(r"[A-Za-z]:[\\/]", norm)):
+                raise ConfigError(f"redact: home dir {home!r} must be an absolute path")
             forms = {norm}
             if "\\" in norm:
                 forms.add(norm.replace("\\", "\\\\"))  # as it appears inside JSON strings
@@ -327,7 +371,6 @@ def default_settings(**overrides: Any) -> Settings:
     from smriti.paths import home
 
     homes = tuple(overrides.pop("home_dirs", ())) + (str(home()),)
-    homes = tuple(h for h in homes if len(h.rstrip("/\\")) >= 2)
     return Settings(home_dirs=homes, **overrides)
 
 
@@ -431,7 +474,29 @@ def _upper_and_lower(value: str) -> bool:
 
 
 def _rule(name: str, kind: str, pattern: str, **kw: Any) -> Rule:
+    if not kw.get("needles") and not kw.get("ci_needles"):
+        prefix = _literal_prefix(pattern)
+        assert prefix, f"rule {name} needs needles: every match must contain one"
+        kw["needles"] = (prefix,)
     return Rule(name, kind, re.compile(pattern), **kw)
+
+
+def _literal_prefix(pattern: str) -> str:
+    """The literal text every match of `pattern` starts with (`gh[pousr]_…` → `gh`)."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern) and pattern[i + 1] in "./-~":
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        if c in "\\[](){}?*+|^$.":
+            break
+        out.append(c)
+        i += 1
+    if i < len(pattern) and pattern[i] in "?*{" and out:
+        out.pop()  # `https?` : the last character is optional
+    return "".join(out)
 
 
 # The value after a CLI flag, without its quotes: --password "x y", --token 'x', --token x
@@ -518,7 +583,7 @@ RULES: tuple[Rule, ...] = (
     _rule("bearer-token", "bearer-token", r"[Bb]earer[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{20,}+=*+)",
           priority=P_CONTEXT, group="secret", needles=("earer",), encloses=True, check=_mixed),
     _rule("curl-user", "password", r"(?:-u|--user)[ =][\"']?[^\s:'\"]{1,64}+:(?P<secret>[^\s'\"]{1,128}+)",
-          priority=P_CONTEXT, group="secret", left=_WORD_DASH, needles=("-u", "--user"),
+          priority=P_CONTEXT, group="secret", left=_WORD_DASH, needles=("-u ", "-u=", "--user"),
           check=lambda v: not _is_template(v) and not v.isdigit()),
     _rule("cli-password-flag", "password",
           r"--(?:password|passwd|pass)[ \t]+" + _FLAG_VALUE,
@@ -530,10 +595,15 @@ RULES: tuple[Rule, ...] = (
           r"[?&](?i:sig|signature|x-amz-signature|x-goog-signature|x-amz-security-token|x-amz-credential)=(?P<secret>[^&\s#\"'<>]{8,}+)",
           priority=P_CONTEXT, group="secret", left=None, encloses=True,
           ci_needles=("sig=", "signature=", "x-amz-", "x-goog-")),
+    _rule("xml-password", "password",
+          r"<(?P<tag>(?i:password|passwd|passphrase))>(?P<secret>[^<\n]{1,256}+)</(?P=tag)>",
+          priority=P_CONTEXT, group="secret", left=None, encloses=True, ci_needles=("<pass",),
+          check=lambda v: not _is_template(v) and bool(v.strip())),
     _rule("xml-secret", "secret",
-          r"<(?P<tag>(?i:password|passwd|secret|token|api[_-]?key|access[_-]?token|client[_-]?secret|private[_-]?key))>"
+          r"<(?P<tag>(?i:secret|token|api[_-]?key|access[_-]?token|client[_-]?secret|private[_-]?key))>"
           r"(?P<secret>[^<\n]{1,256}+)</(?P=tag)>",
           priority=P_CONTEXT, group="secret", left=None, encloses=True,
+          ci_needles=("<secret>", "<token>", "<api", "<access", "<client", "<private"),
           check=lambda v: not _is_template(v) and bool(v.strip())),
 )
 
@@ -576,7 +646,7 @@ _NAME_PART_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _NAME_CHUNK_RE = re.compile(r"[a-z]+|[0-9]+|[A-Z][a-z]+|[A-Z]+|[a-z]+[0-9]+|[a-z0-9]{1,4}|[A-Z0-9]{1,4}")
 _VOWELS = frozenset("aeiouyAEIOUY")
 _CHUNK_SPLIT_RE = re.compile(r"[-_./]+")
-_REGEX_SYNTAX_RE = re.compile(r"\\[sdwSDWbB]|\.[*+]|\[\^")
+_REGEX_SYNTAX_RE = re.compile(r"\\[sdwSDWbB][*+?]|\(\?[:=!<]")
 
 
 _CREDENTIAL_CHARS_RE = re.compile(r"[A-Za-z0-9+/=_.~:%-]+")
@@ -684,9 +754,15 @@ def _looks_random(value: str, threshold: float, min_length: int) -> bool:
 # literal `=` or `:` (sre's fast prefix search) reads the key backwards. Scanning forwards for a key at
 # every position costs a few milliseconds per 20 KB; this costs a tenth of that.
 _REV_KEY_RE = {
-    "=": re.compile(r"=:?[ \t]{0,8}(?:[\"'`*]{1,2}\\{0,3})?(?P<yek>[\w.-]{1,80}+)"),
-    ":": re.compile(r":[ \t]{0,8}(?:[\"'`*]{1,2}\\{0,3})?(?P<yek>[\w.-]{1,80}+)"),
+    "=": re.compile(r"=:?[ \t]{0,8}(?:[\"'`*]{1,2}\\{0,3})?(?P<yek>[\w.-]{1,80}+)(?![\w.-])"),
+    ":": re.compile(r":[ \t]{0,8}(?:[\"'`*]{1,2}\\{0,3})?(?P<yek>[\w.-]{1,80}+)(?![\w.-])"),
 }
+
+
+@lru_cache(maxsize=16)
+def _long_value_re(min_len: int) -> re.Pattern[str]:
+    """A value of at least `min_len` token characters starts here (the high-entropy rule's pre-check)."""
+    return re.compile(r"[ \t>]*+[\"'`\\]*+[A-Za-z0-9+/_.~=-]{" + str(min_len) + "}")
 _VALUE_RE = re.compile(
     r"""[ \t]*+
     (?:
@@ -723,18 +799,23 @@ _KEY_QUALIFIERS = frozenset(
     "google gcp aws azure heroku github gitlab npm pypi slack".split()
 )
 _NON_SECRET_LAST = frozenset(
-    "id ids uuid guid sha sha1 sha256 sha512 hash digest checksum integrity etag commit rev revision version "
+    "id ids uuid guid sha sha1 sha224 sha256 sha384 sha512 md5 blake2b blake3 hash digest checksum integrity etag "
+    "commit rev revision version "
     "signature ref oid parent head nonce name path file dir url uri href src image tag branch".split()
 )
 
 
-@lru_cache(maxsize=4096)
-def _key_info(key: str) -> tuple[str | None, bool, bool]:
-    """(placeholder kind when the key names a secret, whether that name is only a weak hint, whether a
-    high-entropy value of the key counts)."""
+@lru_cache(maxsize=8192)
+def _key_info(raw_key: str) -> tuple[str | None, bool, bool, int]:
+    """For a key as found before a separator: (placeholder kind when it names a secret, whether that name
+    is only a weak hint, whether a high-entropy value of it counts, how many leading `-`/`.` to skip)."""
+    key = raw_key.lstrip("-.")
+    if not key or not (key[0].isalpha() or key[0] == "_"):
+        return None, False, False, 0  # not a key: `--`, `3`, `.5`
     parts = [p.lower() for p in _KEY_PARTS_RE.findall(key)]
     kind, weak = _secret_key_kind(key, parts)
-    return kind, weak, not (parts and parts[-1] in _NON_SECRET_LAST)
+    last = "".join(parts[-2:]) if len(parts) > 1 and parts[-1].isdigit() else (parts[-1] if parts else "")
+    return kind, weak, last not in _NON_SECRET_LAST, len(raw_key) - len(key)  # `sha256: …`, `etag: …`
 
 
 def _secret_key_kind(key: str, parts: list[str]) -> tuple[str | None, bool]:
@@ -777,6 +858,19 @@ def _keyword_value_ok(value: str, raw: str, quoted: bool, env_line: bool, sep: s
     `raw` is the unquoted value up to its first delimiter, ending at `raw_end`; `value` may run on to the
     end of the word (`KEY=value` lines) or of the line (YAML).
     """
+    if not quoted and value == raw and _IDENT_RE.fullmatch(value):  # the common case in code, decided fast
+        if text[raw_end:raw_end + 1] in ("(", "["):
+            return False  # a call or an index
+        if any(c.isdigit() for c in value) or (len(value) >= 16 and not _wordy(value)):
+            return env_line or not _is_template(value)  # hunter2, or a random-looking token
+        if env_line:
+            return value.lower() not in key.lower() and not _is_template(value)
+        low = value.lower()
+        if low in _TYPE_WORDS or value[0].isupper() or low in key.lower() or sep != ":" or "_" in value:
+            return False  # `password: str`, `token: Token`, `password=password`, `password = split`, `key: key_id`
+        # A bare word is a literal only where a YAML value would be: alone at the end of its line.
+        rest = text[raw_end:raw_end + 200].split("\n", 1)[0].strip()
+        return (not rest or rest.startswith("#")) and not _is_template(value)
     if _is_template(value.strip()) or (raw and value[len(raw):] in _CODE_TAILS and _is_template(raw)) \
             or _PATHLIKE_RE.match(value) \
             or _NOT_SECRET_VALUE_RE.match(value) or not any(c.isalnum() for c in value):
@@ -792,9 +886,10 @@ def _keyword_value_ok(value: str, raw: str, quoted: bool, env_line: bool, sep: s
     if _CODE_DOTTED_RE.fullmatch(raw) and (not env_line or tail and code_tail or not any(c.isdigit() for c in raw)):
         return False  # self.password, os.environ, settings.SECRET_KEY, this.apiKey: code
     if env_line:
-        if _IDENT_RE.fullmatch(raw) and code_tail and (tail or raw.lower() in key.lower() or raw.lower() in _TYPE_WORDS):
-            return False  # keyword arguments on lines of their own: `password=password,`
-        return True  # KEY=value lines: the rest of the word is the value, whatever it looks like
+        # KEY=value lines: the rest of the word is the value, whatever it looks like; but not keyword
+        # arguments on lines of their own (`password=password,`).
+        return not (_IDENT_RE.fullmatch(raw) and code_tail
+                    and (tail or raw.lower() in key.lower() or raw.lower() in _TYPE_WORDS))
     if _NUMBER_RE.fullmatch(value):
         return False  # ports, lengths, counts, weights
     if value.count(" ") >= 2 and _prose(value):
@@ -866,12 +961,18 @@ def _left_ok(text: str, start: int, left: frozenset[str] | None) -> bool:
     return left is None or start == 0 or text[start - 1] not in left
 
 
-def _detect(text: str, settings: Settings) -> tuple[list[_Cand], list[Finding]]:
-    """Every candidate of every detector (overlaps included) and the errors of team patterns."""
+def _detect(text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True
+            ) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
+    """Every candidate of every detector (overlaps included), the errors of team patterns, and the names
+    of the built-in rules whose needles are in the text. With `only`, other rules are known to have no
+    needle in the text and are skipped."""
     cands: list[_Cand] = []
     add = cands.append
     lower: str | None = None
+    present: list[str] = []
     for rule in RULES:
+        if only is not None and rule.name not in only:
+            continue
         if rule.needles and not any(n in text for n in rule.needles):
             continue
         if rule.ci_needles:
@@ -879,6 +980,7 @@ def _detect(text: str, settings: Settings) -> tuple[list[_Cand], list[Finding]]:
                 lower = text.lower()
             if not any(n in lower for n in rule.ci_needles):
                 continue
+        present.append(rule.name)
         for m in rule.pattern.finditer(text):
             s, e = m.span(rule.group)
             if s < 0 or not _left_ok(text, m.start(), rule.left):
@@ -890,14 +992,21 @@ def _detect(text: str, settings: Settings) -> tuple[list[_Cand], list[Finding]]:
     if settings.emails and "@" in text:
         _detect_emails(text, add)
     _detect_paths(text, settings, add)
-    errors = _detect_team(text, settings, add) if settings.patterns else []
-    return cands, errors
+    errors = _detect_team(text, settings, add) if settings.patterns and team else []
+    return cands, errors, frozenset(present)
+
+
+def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
+    """Where a match of `rx` at `pos` ends (`pos` when there is none)."""
+    m = rx.match(text, pos)
+    return pos if m is None else m.end()
 
 
 def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], None]) -> None:
     """Values of secret-named keys (`PASSWORD=…`, `"token": "…"`, `api_key: …`) and high-entropy values
     of any other key (`session = "aZ3kP9…"`)."""
     threshold, min_len = settings.entropy_threshold, settings.entropy_min_length
+    long_value = _long_value_re(min_len).match
     n = len(text)
     rev: str | None = None
     for sep, rx in _REV_KEY_RE.items():
@@ -906,18 +1015,16 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
         if rev is None:
             rev = text[::-1]
         for m in rx.finditer(rev):
+            ks, ke = m.span("yek")
+            key_end, key_start = n - ks, n - ke
+            kind, weak, plain_key, strip = _key_info(text[key_start:key_end])
             i = n - 1 - m.start()  # the separator in `text`
+            if kind is None and (not plain_key or long_value(text, i + 1) is None):
+                continue  # the common case, kept cheap: an ordinary key with a short value
+            key_start += strip
+            key = text[key_start:key_end]
             nxt = text[i + 1:i + 2]
             prv = text[i - 1:i]
-            ye = m.end("yek")
-            if ye < n and (rev[ye].isalnum() or rev[ye] in "_.-"):
-                continue  # a key longer than 80 characters
-            key_end = n - m.start("yek")
-            key_start = n - ye
-            key = text[key_start:key_end].lstrip("-.")
-            if not key or not (key[0].isalpha() or key[0] == "_"):
-                continue
-            key_start = key_end - len(key)
             # KEY=value at the start of a line (.env, shell): the value is the whole word, whatever it is.
             env_line = (sep == "=" and key_end == i and nxt not in ("", " ", "\t", "\r", "\n", '"', "'", "`")
                         and _ENV_LINE_RE.search(text, max(0, key_start - 40), key_start) is not None)
@@ -929,9 +1036,8 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
             elif (nxt in (":", "/", "\\", "=") or prv == ":" or (prv in (" ", "\t") and text[key_end] not in "\"'`*\\")
                   or (key_start > 0 and text[key_start - 1] == ":")):
                 continue  # `::`, `https://`, `C:\`, `:=` (read as `=`), `word :` in prose, `arn:…:secret:…`
-            kind, weak, plain_key = _key_info(key)
             if env_line:
-                vs, ve, g = i + 1, _NON_SPACE_RE.match(text, i + 1).end(), "v0"
+                vs, ve, g = i + 1, _match_end(_NON_SPACE_RE, text, i + 1), "v0"
             else:
                 v = _VALUE_RE.match(text, i + 2 if (sep == "=" and nxt == ">") else i + 1)
                 if v is not None:
@@ -939,8 +1045,8 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
                     vs, ve = v.span(g)
                     if g in ("v2", "v3") and key_start > 0 and text[key_start - 1] == text[vs - 1] != text[key_end]:
                         continue  # `'Password: '`: the key and separator sit inside a string literal
-                elif sep == ":" and kind is not None and text[_BLANKS_RE.match(text, i + 1).end():][:1] not in _NOT_PLAIN:
-                    g, vs = "v0", _BLANKS_RE.match(text, i + 1).end()  # `password: &x…` on a YAML line: see below
+                elif sep == ":" and kind is not None and text[_match_end(_BLANKS_RE, text, i + 1):][:1] not in _NOT_PLAIN:
+                    g, vs = "v0", _match_end(_BLANKS_RE, text, i + 1)  # `password: &x…` on a YAML line: see below
                     ve = vs
                 else:
                     continue
@@ -949,7 +1055,7 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
             quoted = g != "v0"
             raw_end = ve
             if not quoted and env_line:
-                raw_end = vs + len(_RAW_VALUE_RE.match(text, vs).group())
+                raw_end = _match_end(_RAW_VALUE_RE, text, vs)
             elif not quoted:
                 line_start = bool(_ENV_LINE_RE.search(text, max(0, key_start - 40), key_start))
                 annotated = None
@@ -962,7 +1068,7 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
                 elif line_start and sep == ":" and kind is not None:
                     # `password: a b,c # note` (never shorter than the word: `password: #x` is not a comment
                     # here); `key: value,` is a dict entry or an argument in code, not YAML.
-                    end = vs + len(_YAML_VALUE_RE.match(text, vs).group().rstrip())
+                    end = vs + len(text[vs:_match_end(_YAML_VALUE_RE, text, vs)].rstrip())
                     if text[ve:end] not in _CODE_TAILS:
                         ve = max(ve, end)
             if ve <= vs:
@@ -1155,7 +1261,7 @@ def scan(text: str, settings: Settings | None = None) -> list[Finding]:
     `scan-error` findings, so a caller that refuses on any finding fails closed.
     """
     settings = settings or _DEFAULT
-    cands, errors = _detect(text, settings)
+    cands, errors, _ = _detect(text, settings)
     chosen, _ = _select(text, cands, settings.allow)
     lines = _Lines(text)
     return [_finding(c, lines) for c in chosen] + errors
@@ -1174,8 +1280,13 @@ def redact(text: str, settings: Settings | None = None) -> Redacted:
     allowed: dict[tuple[int, int, str], Finding] = {}
     current = text
     errors: list[Finding] = []
+    only: frozenset[str] | None = None
+    team_errors: list[Finding] = []
     for pass_no in range(MAX_PASSES + 1):
-        cands, errors = _detect(current, settings)
+        # Once a team pattern could not run, later passes do not try again (one time budget per text).
+        cands, errors, present = _detect(current, settings, only, team=not team_errors)
+        team_errors = team_errors or errors
+        errors = team_errors
         chosen, allow_hits = _select(current, cands, settings.allow)
         cur_lines = lines if pass_no == 0 else _Lines(current)
         for c in allow_hits:
@@ -1188,22 +1299,37 @@ def redact(text: str, settings: Settings | None = None) -> Redacted:
             edits = [(c.start, c.end, c.replacement, _finding(c, lines)) for c in chosen]
         else:
             edits = _merge_edits(text, current, edits, chosen, lines)
-        current = _apply(text, edits)
+        current, spans = _apply(text, edits)
+        # The next pass re-scans the whole text, but a rule whose needle was not in this text can only
+        # match now if a replacement made one: look for needles around the replacements only.
+        around = "\x00".join(current[max(0, s - _MAX_NEEDLE):e + _MAX_NEEDLE] for s, e in spans)
+        around_lower = around.lower()
+        only = present | frozenset(
+            r.name for r in RULES
+            if any(n in around for n in r.needles) or any(n in around_lower for n in r.ci_needles))
     return Redacted(current, tuple(e[3] for e in edits), tuple(allowed.values()), residual)
 
 
 _DEFAULT = Settings()
 
 
-def _apply(original: str, edits: list[tuple[int, int, str, Finding]]) -> str:
+_MAX_NEEDLE = max(len(n) for r in RULES for n in r.needles + r.ci_needles)
+
+
+def _apply(original: str, edits: list[tuple[int, int, str, Finding]]) -> tuple[str, list[tuple[int, int]]]:
+    """The original with the edits applied, and where each replacement now sits."""
     out: list[str] = []
-    pos = 0
+    spans: list[tuple[int, int]] = []
+    pos = size = 0
     for s, e, rep, _ in edits:
         out.append(original[pos:s])
+        size += s - pos
+        spans.append((size, size + len(rep)))
         out.append(rep)
+        size += len(rep)
         pos = e
     out.append(original[pos:])
-    return "".join(out)
+    return "".join(out), spans
 
 
 def _merge_edits(original: str, current: str, edits: list[tuple[int, int, str, Finding]],
