@@ -104,14 +104,18 @@ class Enricher:
         mine = set(files)
         relations = []
         for other in self.store.relation_candidates(current.rowid, current.project, current.category or ""):
-            if (other["time"] or "") > when:
-                continue  # the newer session records the relation, pointing back
-            theirs = set(other["entities"].get("files", []))
+            theirs = set(other["files"])
             overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
             title_sim = fuzz.token_set_ratio(title, other["title"]) / 100
             score = TITLE_WEIGHT * title_sim + FILES_WEIGHT * overlap if mine and theirs else title_sim * 0.9
-            if score >= RELATED_AT:
-                relations.append((other["rowid"], "supersedes" if score >= SUPERSEDE_AT else "related", score))
+            if score < RELATED_AT:
+                continue
+            relation = "supersedes" if score >= SUPERSEDE_AT else "related"
+            if (other["time"] or "") > when:
+                # Sessions can arrive out of order: the newer one records the relation.
+                self.store.add_relation(other["rowid"], current.rowid, relation, score)
+            else:
+                relations.append((other["rowid"], relation, score))
         relations.sort(key=lambda r: -r[2])
         self.store.save_relations(current.rowid, relations[:MAX_RELATIONS])
 

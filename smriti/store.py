@@ -645,19 +645,21 @@ class Store:
             )
         return sorted(out)
 
-    def relation_candidates(self, session_rowid: int, project: str | None, category: str, limit: int = 50) -> list[dict[str, Any]]:
-        """Older sessions of the same project and category, with their digests, newest first."""
+    def relation_candidates(self, session_rowid: int, project: str | None, category: str, limit: int = 30) -> list[dict[str, Any]]:
+        """Recent sessions of the same project and category: id, time, digest title, touched files."""
         if not project or category == "uncategorized":
             return []
         rows = self.conn.execute(
-            "select s.id, s.session_id, coalesce(s.ended_at, s.started_at), d.title, d.entities "
+            "select s.id, s.session_id, coalesce(s.ended_at, s.started_at), d.title, "
+            "(select group_concat(f.path, char(0)) from session_files f where f.session = s.id) "
             "from sessions s join digests d on d.session = s.id "
             "where s.project = ? and s.category = ? and s.id != ? "
             "order by coalesce(s.ended_at, s.started_at) desc limit ?",
             (project, category, session_rowid, limit),
         )
         return [
-            {"rowid": r[0], "session_id": r[1], "time": r[2], "title": r[3], "entities": json.loads(r[4])} for r in rows
+            {"rowid": r[0], "session_id": r[1], "time": r[2], "title": r[3], "files": r[4].split("\0") if r[4] else []}
+            for r in rows
         ]
 
     def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
@@ -666,6 +668,13 @@ class Store:
             self.conn.executemany(
                 "insert or replace into session_relations (session, other, relation, score) values (?,?,?,?)",
                 [(session_rowid, other, rel, score) for other, rel, score in relations],
+            )
+
+    def add_relation(self, session_rowid: int, other: int, relation: str, score: float) -> None:
+        with self.conn:
+            self.conn.execute(
+                "insert or replace into session_relations (session, other, relation, score) values (?,?,?,?)",
+                (session_rowid, other, relation, score),
             )
 
     def relations(self, session_rowid: int) -> list[dict[str, Any]]:

@@ -118,3 +118,22 @@ def test_a_broken_team_config_is_a_warning_not_a_failure(runner, tmp_path: Path)
     out = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(t))
     assert out["errors"] == [] and out["messages_added"] == 1
     assert any("not a valid regular expression" in w["error"] for w in out["warnings"])
+
+
+def test_a_newer_session_on_the_same_ground_supersedes_the_older(runner, tmp_path: Path) -> None:
+    t = tmp_path / "t"
+    t.mkdir()
+    text = "fix the TypeError crash in the checkout form validation: undefined is not a function"
+    # "a-new" is read first: the relation must not depend on the order sessions arrive in.
+    for sid, day in (("z-old", "2026-10-01"), ("a-new", "2026-11-01")):
+        (t / f"{sid}.jsonl").write_text(
+            line("user", f"{sid}-1", text, sid, "/w/shop").replace("2026-11-01T10:00:00Z", f"{day}T10:00:00Z")
+            + line("assistant", f"{sid}-2", "Fixed the bug: the validator was undefined.", sid, "/w/shop", f"{sid}-1")
+            .replace("2026-11-01T10:00:00Z", f"{day}T10:01:00Z")
+        )
+    (t / "other.jsonl").write_text(line("user", "o-1", "fix the flaky websocket reconnect bug in chat", "other", "/w/shop"))
+    invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(t))
+    new, old = invoke_json(runner, "show", "a-new"), invoke_json(runner, "show", "z-old")
+    assert new["category"] == old["category"]
+    assert [(r["relation"], r["session_id"]) for r in new["relations"]] == [("supersedes", old["session_id"])]
+    assert [(r["relation"], r["session_id"]) for r in old["relations"]] == [("superseded_by", new["session_id"])]
