@@ -18,6 +18,17 @@ from smriti.gitrepo import repo_root
 from smriti.teamconfig import load_team_config
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.md")
+SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+_ID_LINE = re.compile(rb"^id:", re.MULTILINE)
+
+
+def _folders_under_knowledge(path: Path) -> list[str]:
+    """The folder names between `.smriti/knowledge/` and the file (none for a file given alone elsewhere)."""
+    parts = path.parts
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "knowledge" and i > 0 and parts[i - 1] == ".smriti":
+            return list(parts[i + 1 : -1])
+    return []
 
 
 @dataclass
@@ -90,6 +101,10 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
         return
     if not SAFE_NAME.fullmatch(path.name):
         result.add(shown, None, "unsafe-name", "file names use letters, digits, '.', '_' and '-' only")
+    folders = _folders_under_knowledge(path)
+    bad = next((f for f in folders if not SAFE_FOLDER.fullmatch(f)), None)
+    if bad is not None:
+        result.add(shown, None, "unsafe-name", f"folder {bad!r}: folder names use letters, digits, '_' and '-' only")
     if path.stat().st_size > knowledge.MAX_FILE_BYTES:
         result.add(shown, None, "too-large", f"over the {knowledge.MAX_FILE_BYTES // 1024} KB limit")
         return
@@ -103,7 +118,9 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
         result.warnings.append({"path": shown, "line": w.line, "rule": w.rule, "message": w.message})
     item = parsed.item
     if item.id in seen:
-        result.add(shown, None, "duplicate-id", f"id {item.id} is also used by {seen[item.id]}")
+        m = _ID_LINE.search(data)
+        line = data[: m.start()].count(b"\n") + 1 if m else None
+        result.add(shown, line, "duplicate-id", f"id {item.id} is also used by {seen[item.id]}")
     else:
         seen[item.id] = shown
     for finding in redact.scan(data.decode("utf-8", "replace"), settings):

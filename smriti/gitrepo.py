@@ -3,6 +3,7 @@ its default branch, and read committed files without touching the working tree."
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,11 +35,18 @@ def repo_root(start: Path | None = None) -> Path:
 
 
 def default_ref(root: Path) -> str:
-    """The team's default branch: origin/HEAD's target, else `main` (local), else `origin/main`."""
+    """The team's default branch as the remote has it: origin/HEAD's target, else `origin/main`,
+    else the local `main` (a repo without a remote), else the same for `master`.
+
+    The remote-tracking branch comes before the local one: it is what was merged after review
+    (a local `main` may hold unpushed, unreviewed commits), it is what a repo cloned with
+    origin/HEAD uses anyway, and a `git fetch` is enough to see it. A repo whose origin/HEAD was
+    never set (created with `git init` + `git push`, or cloned while empty) is common.
+    """
     proc = _git(root, "symbolic-ref", "--quiet", "refs/remotes/origin/HEAD", check=False)
     if proc.returncode == 0:
         return proc.stdout.decode().strip().removeprefix("refs/remotes/")
-    for ref in ("main", "origin/main"):
+    for ref in ("origin/main", "main", "origin/master", "master"):
         if _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False).returncode == 0:
             return ref
     raise InvalidInput(
@@ -92,6 +100,21 @@ def read_blobs(root: Path, shas: list[str]) -> dict[str, bytes]:
         out[sha] = data[start : start + size]
         pos = start + size + 1
     return out
+
+
+def object_format(root: Path) -> str:
+    """The repo's object hash: "sha1" (almost always) or "sha256"."""
+    proc = _git(root, "rev-parse", "--show-object-format", check=False)
+    fmt = proc.stdout.decode().strip() if proc.returncode == 0 else ""
+    return fmt if fmt in ("sha1", "sha256") else "sha1"
+
+
+def blob_id(data: bytes, fmt: str = "sha1") -> str:
+    """The id git gives a blob with these bytes (`git hash-object`), computed without git."""
+    h = hashlib.new(fmt)
+    h.update(b"blob %d\0" % len(data))
+    h.update(data)
+    return h.hexdigest()
 
 
 def user_name(root: Path) -> str | None:

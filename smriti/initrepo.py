@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from smriti.errors import SmritiError
 from smriti.gitrepo import hooks_dir
 from smriti.teamconfig import TEMPLATE
 
@@ -76,21 +78,53 @@ def _hook_block(root: Path) -> str:
     )
 
 
+_SHELL_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:sh|bash|dash|zsh|ksh|ash|mksh)(?:\s|$)")
+
+
+def _hook_problem(path: Path, current: str) -> str | None:
+    """Why smriti cannot add its lines to an existing hook, or None."""
+    if path.is_symlink():
+        return f"{path} is a symlink (to {os.readlink(path)}); add the smriti lines to the script it points to"
+    first = current.split("\n", 1)[0]
+    if first.startswith("#!") and not _SHELL_SHEBANG.match(first):
+        return f"{path} is not a shell script ({first.strip()}); smriti's lines are shell"
+    return None
+
+
 def install_git_hooks(root: Path) -> dict[str, Any]:
+    """Add smriti's block to post-merge and post-checkout, keeping what a hook already does.
+
+    The block goes right after the shebang, not at the end: an existing hook that ends with
+    `exit 0` (or `exec something`) would never reach lines appended after it. The block only
+    starts a background process, so it cannot change what the rest of the hook does, and
+    uninstall removes exactly these lines, leaving the hook byte for byte as it was. A hook
+    that is not a shell script or is a symlink is refused (nothing is written) with the reason.
+    """
     directory = hooks_dir(root)
-    directory.mkdir(parents=True, exist_ok=True)
-    changed = []
+    block = _hook_block(root)
+    plans = []
     for name in GIT_HOOKS:
         path = directory / name
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
-        block = _hook_block(root)
+        current = path.read_text(encoding="utf-8") if path.exists() or path.is_symlink() else ""
         if block in current:
             continue
-        stripped = _remove_block(current)
-        text = (stripped or "#!/bin/sh\n")
-        if not text.endswith("\n"):
-            text += "\n"
-        text += block
+        problem = _hook_problem(path, current) if current else None
+        if problem:
+            raise SmritiError(
+                f"cannot install the smriti git hook: {problem}. Add this there by hand:\n{block}"
+            )
+        plans.append((path, current))
+    directory.mkdir(parents=True, exist_ok=True)
+    changed = []
+    for path, current in plans:
+        stripped = _remove_block(current)  # an older block (another smriti path) is replaced
+        if not stripped:
+            text = "#!/bin/sh\n" + block
+        elif stripped.startswith("#!"):
+            head, nl, rest = stripped.partition("\n")
+            text = head + "\n" + block + rest
+        else:  # no shebang: git runs it with sh
+            text = block + stripped
         path.write_text(text, encoding="utf-8")
         path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         changed.append(str(path))
@@ -108,7 +142,7 @@ def uninstall_git_hooks(root: Path) -> dict[str, Any]:
         stripped = _remove_block(current)
         if stripped == current:
             continue
-        if stripped.strip() in ("", "#!/bin/sh"):
+        if stripped.strip() in ("", "#!/bin/sh"):  # only what install created
             path.unlink()
         else:
             path.write_text(stripped, encoding="utf-8")

@@ -8,6 +8,7 @@ redaction first and an item with a residual finding is skipped with the reason (
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -17,13 +18,14 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from smriti import knowledge, redact
 from smriti import project as projects
 from smriti.errors import InvalidInput, SmritiError
 from smriti.gitrepo import KNOWLEDGE_DIR, user_name
 from smriti.knowledge import KnowledgeError, KnowledgeItem
+from smriti.models import Message
 from smriti.search import category_filter, parse_since, project_keys
 from smriti.store import MessageRow, SessionRow, Store
 from smriti.teamconfig import TeamConfig, load_team_config
@@ -31,6 +33,8 @@ from smriti.teamconfig import TeamConfig, load_team_config
 MAX_MESSAGE_CHARS = 4000  # per message in a condensed transcript: knowledge files stay small
 MAX_BODY_CHARS = 200_000  # under knowledge.MAX_FILE_BYTES with room for the frontmatter
 PROPOSE_SUPERSEDE_AT = 85  # rapidfuzz token_set_ratio of titles, same project and category
+# Message kinds whose text reaches a knowledge file (tool results only with transcript "full").
+_REDACTED_KINDS = frozenset({"prompt", "response", "summary", "tool_call"})
 _ID_LINE = re.compile(rb'^id:\s*"?([0-9a-f]{16})"?\s*$', re.MULTILINE)
 
 
@@ -124,6 +128,14 @@ def existing_items(repo: Path) -> dict[str, Path]:
         except OSError:
             continue
         m = _ID_LINE.search(head)
+        if m is None and len(head) == 2048:  # a hand-written file with a long frontmatter before its id
+            try:
+                with path.open("rb") as fh:
+                    text = fh.read(knowledge.MAX_FILE_BYTES)
+            except OSError:
+                continue
+            end = text.find(b"\n---", 3)
+            m = _ID_LINE.search(text, 0, end if end != -1 else len(text))
         if m:
             out.setdefault(m.group(1).decode(), path)
     return out
@@ -132,6 +144,8 @@ def existing_items(repo: Path) -> dict[str, Path]:
 def _safe_target(repo: Path, rel: PurePosixPath) -> Path:
     """The absolute path for a knowledge file, refusing anything that escapes through a symlink."""
     target = repo / ".smriti" / Path(*rel.parts)
+    if (repo / ".smriti").is_symlink():
+        raise SmritiError(f"refusing to write through the symlink {repo / '.smriti'}")
     base = (repo / ".smriti").resolve()
     probe = repo / ".smriti"
     for part in rel.parts[:-1]:
@@ -198,10 +212,13 @@ def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), projec
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     if supersedes and len(session_ids) != 1:
         raise InvalidInput("--supersedes names what ONE shared item replaces: use it with a single --session")
+    known: dict[str, KnowledgeItem] = {}  # items this run rendered or read: no second parse
+    fresh: dict[str, KnowledgeItem] = {}  # items given a new file in this run
     for session in select_sessions(store, repo, team, session_ids=session_ids, project=project, category=category, since=since):
         try:
             outcome = _share_one(store, repo, repo_key, session, settings, transcript, author, found, refresh, dry_run,
-                                 stamp, supersedes)  # fmt: skip
+                                 stamp, supersedes, explicit=bool(session_ids), known=known,
+                                 fresh=fresh)  # fmt: skip
         except (KnowledgeError, SmritiError) as exc:
             result.skipped.append({"id": session.session_id, "reason": str(exc)})
             continue
@@ -212,46 +229,88 @@ def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), projec
             result.unchanged += 1
         else:
             result.skipped.append({"id": session.session_id, "reason": detail})
-    result.proposed_supersedes = _propose_supersedes(store, repo, found)
+    result.proposed_supersedes = _propose_supersedes(found, known, fresh)
     return result
 
 
 def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, settings: redact.Settings, transcript: str,
                author: str | None, found: dict[str, Path], refresh: bool, dry_run: bool, stamp: str,
-               supersedes: tuple[str, ...]) -> tuple[str, str]:  # fmt: skip
-    digest = store.get_digest(session.rowid) or {}
-    messages = store.messages(session.rowid)
-    title = knowledge.clean_title(session.title or digest.get("title") or "Untitled session", limit=120)
-    files = _relative_files(list(digest.get("entities", {}).get("files", [])), session)
-    body = render_body(title, list(digest.get("summary", [])), files, messages, transcript)
-    # Redact every field that leaves the machine, then refuse on anything that still looks secret.
-    red_title, red_body = redact.redact(title, settings), redact.redact(body, settings)
-    red_files = [redact.redact(f, settings) for f in files]
-    problems = [*red_title.problems(), *red_body.problems(), *(p for r in red_files for p in r.problems())]
-    if problems:
-        return "skipped", "; ".join(problems)
-    category = session.category or "uncategorized"
-    tags = [t["category"] for t in store.session_tags(session.rowid)] or [category]
+               supersedes: tuple[str, ...], explicit: bool = True, known: dict[str, KnowledgeItem] | None = None,
+               fresh: dict[str, KnowledgeItem] | None = None) -> tuple[str, str]:  # fmt: skip
+    known = {} if known is None else known
+    fresh = {} if fresh is None else fresh
     item_id = knowledge.new_item_id(session.agent, session.native_id)
     existing_path = found.get(item_id)
+    record = store.share_record(item_id, repo_key)
+    if existing_path is None and record is not None and not explicit:
+        # Shared before, and the file is gone: withdrawn with `unshare`, deleted in review, or on a
+        # branch that is not checked out. A sweep must not bring it back; naming it does.
+        how = "was withdrawn with `smriti unshare`" if record["status"] == "withdrawn" else (
+            f"was shared before (to {record['path']}) and is not in this working tree: removed in review, "
+            "or on another branch")  # fmt: skip
+        return "skipped", f"{how}; `smriti share --session {session.session_id}` shares it again"
+    digest = store.get_digest(session.rowid) or {}
+    problems: list[str] = []
+
+    def red(text: str, where: str) -> tuple[str, bool]:
+        r = redact.redact(text, settings)
+        problems.extend(f"{where}: {p}" for p in r.problems() if f"{where}: {p}" not in problems)
+        return r.text, bool(r.findings)
+
+    # Redact every text BEFORE it is cut, flattened or summarised: a secret cut in half (a message
+    # condensed to MAX_MESSAGE_CHARS, a tool call flattened to one line, a title cut to 120
+    # characters) is no longer recognisable, and half a key is still a leak.
+    messages, touched_any = [], False
+    for m in store.messages(session.rowid):
+        if m.kind in _REDACTED_KINDS or (m.kind == "tool_result" and transcript == "full"):
+            text, hit = red(m.text, f"message {m.seq}")
+            if hit:
+                touched_any = True
+                m = replace(m, text=text)
+        messages.append(m)
+    if touched_any:
+        # The stored digest was distilled from the unredacted text (and cut there): distill again.
+        from smriti import distill
+
+        plain = [_as_message(m) for m in messages]
+        summary_lines = distill.summary(plain)
+        fallback_title = distill.title(plain)
+    else:
+        summary_lines = list(digest.get("summary", []))
+        fallback_title = session.digest_title or digest.get("title")
+    raw_title = session.agent_title or fallback_title or "Untitled session"
+    red_title, _ = red(raw_title, "title")
+    title = knowledge.clean_title(red_title, limit=120) or "Untitled session"
+    summary_lines = [red(line, "summary")[0] for line in summary_lines]
+    files = [red(f, "files")[0] for f in _relative_files(list(digest.get("entities", {}).get("files", [])), session)]
+    body = render_body(title, summary_lines, files, messages, transcript)
+    # The assembled body once more: the residual check (fail closed) and anything spanning parts.
+    body, _ = red(body, "body")
+    project = red(session.project_name, "project")[0] if session.project_name else None
+    author = red(author, "author")[0] if author else None
+    if problems:
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        return "skipped", "; ".join(problems[:3]) + more
+    category = session.category or "uncategorized"
+    tags = [t["category"] for t in store.session_tags(session.rowid)] or [category]
     existing: KnowledgeItem | None = None
     if existing_path is not None:
         current = existing_path.read_bytes()
         existing = knowledge.parse(current, path=str(existing_path))
-        record = store.share_record(item_id, repo_key)
+        known[item_id] = existing
         touched = knowledge.edited(existing) or (record is not None and record["file_sha"] != _sha(current))
         if touched and not refresh:
             return "skipped", f"{existing_path.relative_to(repo)} was edited by a person; --refresh overwrites it"
     item = knowledge.new_item(
-        id=item_id, title=red_title.text, category=category, body=red_body.text,
+        id=item_id, title=title, category=category, body=body,
         created=existing.created if existing else (session.started_at or stamp),
         shared=existing.shared if existing and existing.shared else stamp,
-        agent=session.agent, session=session.native_id, tags=tags, project=session.project_name, author=author,
-        files=[r.text for r in red_files], supersedes=supersedes or (existing.supersedes if existing else ()),
+        agent=session.agent, session=session.native_id, tags=tags, project=project, author=author,
+        files=files, supersedes=supersedes or (existing.supersedes if existing else ()),
     )  # fmt: skip
     data = knowledge.render_bytes(item)
     if existing_path is not None:
-        if data == existing_path.read_bytes():
+        if data == current:
             return "unchanged", str(existing_path.relative_to(repo))
         # Content changed since it was shared: keep the reviewer's location, stamp a new share time.
         data = knowledge.render_bytes(replace(item, shared=stamp))
@@ -262,6 +321,9 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
         if target.exists():
             raise SmritiError(f"{target.relative_to(repo)} already exists and holds another item")
     rel_target = str(target.relative_to(repo))
+    known[item_id] = item
+    if existing_path is None:
+        fresh[item_id] = item
     if not dry_run:
         _safe_target(repo, PurePosixPath(*target.relative_to(repo / ".smriti").parts))
         _atomic_write(target, data)
@@ -269,30 +331,76 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
     return "written", rel_target
 
 
+def _as_message(row: MessageRow) -> Message:
+    return Message(role=row.role, text=row.text, kind=row.kind, key=str(row.rowid), timestamp=row.timestamp,
+                   tool_name=row.tool_name, tool_input=row.tool_input, files=tuple(row.files),
+                   sidechain=row.sidechain)  # fmt: skip
+
+
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _propose_supersedes(store: Store, repo: Path, found: dict[str, Path]) -> list[dict[str, Any]]:
-    """Pairs of shared items in the same category whose titles say they cover the same ground."""
-    items = []
+MAX_PROPOSAL_COMPARISONS = 200_000  # title comparisons per share run: hints must not cost O(items²)
+_CATEGORY_LINE = re.compile(rb'^category:\s*"([a-z0-9/_-]*)"\s*$', re.MULTILINE)
+
+
+def _head_category(path: Path) -> str | None:
+    try:
+        with path.open("rb") as fh:
+            m = _CATEGORY_LINE.search(fh.read(4096))
+    except OSError:
+        return None
+    return m.group(1).decode() if m else None
+
+
+def _propose_supersedes(found: dict[str, Path], known: dict[str, KnowledgeItem],
+                        fresh: dict[str, KnowledgeItem]) -> list[dict[str, Any]]:  # fmt: skip
+    """For each item given a new file in this run: the older active item of its category whose title
+    says it covers the same ground (the best match, if any), as a hint for `--supersedes`.
+
+    Bounded: only new items are compared (a re-share proposes nothing again), with at most
+    MAX_PROPOSAL_COMPARISONS titles in all (each new item against the most recent older items of
+    its category), and files of other categories are not parsed.
+    """
+    if not fresh:
+        return []
+    cats = {i.category for i in fresh.values()}
+    pools: dict[str, list[KnowledgeItem]] = {}
     for item_id, path in found.items():
-        try:
-            item = knowledge.parse(path.read_bytes(), path=str(path))
-        except (OSError, KnowledgeError):
-            continue
-        if item.status == "active":
-            items.append(item)
-    out = []
-    items.sort(key=lambda i: i.created)
-    for i, newer in enumerate(items):
-        for older in items[:i]:
-            if older.category != newer.category or older.id in newer.supersedes:
+        item = known.get(item_id)
+        if item is None:
+            if _head_category(path) not in cats | {None}:
                 continue
-            score = fuzz.token_set_ratio(newer.title, older.title)
-            if score >= PROPOSE_SUPERSEDE_AT:
-                out.append({"id": newer.id, "supersedes": older.id, "score": round(score / 100, 3),
-                            "hint": f"smriti share --session {newer.session} --supersedes {older.id}"})  # fmt: skip
+            try:
+                item = knowledge.parse(path.read_bytes(), path=str(path))
+            except (OSError, KnowledgeError):
+                continue
+        if item.category in cats:
+            pools.setdefault(item.category, []).append(item)
+    for item in fresh.values():
+        if item.id not in found:
+            pools.setdefault(item.category, []).append(item)
+    superseded = {s for pool in pools.values() for i in pool if i.status == "active" for s in i.supersedes}
+    keys: dict[str, list[tuple[str, str]]] = {}
+    for cat, pool in pools.items():
+        pool[:] = [i for i in pool if i.status == "active" and i.id not in superseded]
+        pool.sort(key=lambda i: (i.created, i.id))
+        keys[cat] = [(i.created, i.id) for i in pool]
+    window = max(20, MAX_PROPOSAL_COMPARISONS // len(fresh))
+    out = []
+    for newer in sorted(fresh.values(), key=lambda i: (i.created, i.id)):
+        pool = pools.get(newer.category, [])
+        end = bisect.bisect_left(keys.get(newer.category, []), (newer.created, newer.id))
+        older = [o for o in pool[max(0, end - window) : end] if o.id not in newer.supersedes]
+        if not older or not newer.session:
+            continue
+        best = process.extractOne(newer.title, [o.title for o in older], scorer=fuzz.token_set_ratio,
+                                  score_cutoff=PROPOSE_SUPERSEDE_AT)  # fmt: skip
+        if best is not None:
+            _, score, index = best
+            out.append({"id": newer.id, "supersedes": older[index].id, "score": round(score / 100, 3),
+                        "hint": f"smriti share --session {newer.session} --supersedes {older[index].id}"})  # fmt: skip
     return out
 
 

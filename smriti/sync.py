@@ -11,14 +11,15 @@ rejected with a reason, and the rest is still imported.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from smriti import knowledge
 from smriti import project as projects
-from smriti.gitrepo import KNOWLEDGE_DIR, default_ref, knowledge_tree, read_blobs, resolve_commit
+from smriti.gitrepo import (
+    KNOWLEDGE_DIR, blob_id, default_ref, knowledge_tree, object_format, read_blobs, resolve_commit,
+)
 from smriti.knowledge import KnowledgeError
 from smriti.store import Store
 
@@ -73,20 +74,25 @@ def _committed_entries(repo: Path, commit: str) -> list[_Entry]:
 
 
 def _worktree_entries(repo: Path) -> tuple[list[_Entry], dict[str, bytes]]:
+    """The files on disk, each named by the blob id git would give it, so a file that is the same
+    on disk and in a commit is the same to sync (a --worktree sync followed by a plain one, or the
+    other way round, finds it unchanged)."""
     out, data = [], {}
+    fmt = object_format(repo)
     base = repo / KNOWLEDGE_DIR
     for path in sorted(base.rglob("*.md")) if base.is_dir() else []:
-        rel = str(path.relative_to(repo))
+        rel = path.relative_to(repo).as_posix()
         if path.is_symlink():
             out.append(_Entry(rel, "", "a symlink: knowledge files must be regular files"))
             continue
         if not path.is_file():
             continue
-        if path.stat().st_size > knowledge.MAX_FILE_BYTES:
-            out.append(_Entry(rel, "", f"over the {knowledge.MAX_FILE_BYTES // 1024} KB limit"))
+        size = path.stat().st_size
+        if size > knowledge.MAX_FILE_BYTES:
+            out.append(_Entry(rel, "", f"{size:,} bytes, over the {knowledge.MAX_FILE_BYTES // 1024} KB limit"))
             continue
         content = path.read_bytes()
-        sha = "wt:" + hashlib.sha256(content).hexdigest()
+        sha = blob_id(content, fmt)
         data[sha] = content
         out.append(_Entry(rel, sha))
     return out, data

@@ -89,6 +89,9 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def load_team_config(repo_root: Path | None) -> TeamConfig:
     path = repo_root / ".smriti" / "config.toml" if repo_root else None
+    if path is not None and path.is_symlink():
+        # a committed file is data: a symlink could make smriti read any file of this machine
+        raise ConfigError(f"{path} is a symlink; the team config must be a regular file in the repo")
     if path is None or not path.is_file():
         return TeamConfig(path=None)
     raw = read_toml(path)
