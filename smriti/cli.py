@@ -249,15 +249,24 @@ def sessions(ctx: click.Context, agent: str | None, project: str | None, categor
 @click.option("json_", "--json", is_flag=True, help="Print the session and its messages as JSON.")
 @click.pass_context
 def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
-    """Show one session with its messages (by smriti id, a prefix of it, or the agent's id).
+    """Show a session with its messages, or a team knowledge item (by id or a prefix of one).
 
     \b
     Example:
         smriti show 3f9a2c1e5b7d4a60
         smriti show 3f9a --json
     """
+    from smriti.errors import NotFound
+
     app = _app(ctx)
-    session = app.store.get_session(ident)
+    try:
+        session = app.store.get_session(ident)
+    except NotFound:
+        item = app.store.knowledge_item(ident)
+        if item is None:
+            raise NotFound(f"no session or knowledge item {ident!r}: see `smriti sessions` or `smriti recall`") from None
+        _show_knowledge(item, json_)
+        return
     messages = app.store.messages(session.rowid)
     digest = app.store.get_digest(session.rowid) or {}
     tags = app.store.session_tags(session.rowid)
@@ -298,6 +307,20 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
             text = text[:400] + f"… [{len(m.text) - 400} more characters; --full shows all]"
         click.echo(text)
         click.echo()
+
+
+def _show_knowledge(item: dict[str, Any], json_: bool) -> None:
+    """A synced team item: its provenance, then its body (data written by a teammate)."""
+    if json_:
+        emit_json({k: v for k, v in item.items() if k != "rowid"})
+        return
+    click.echo(click.style(item["title"], bold=True))
+    click.echo(
+        f"{item['id']} · team item by {item['author'] or '?'} · {item['category']} · {item['agent'] or '-'} · "
+        f"{item['created']} · {item['status']}" + (f" · {item['path']}" if item["path"] else "")
+    )
+    click.echo()
+    click.echo(item["body"])
 
 
 @cli.command()
@@ -607,48 +630,178 @@ def hooks() -> None:
     """Wire smriti into agents and git (recording, recall, background sync)."""
 
 
+_AGENT_CHOICE = click.Choice(["claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline"])
+_SCOPE = click.option("--scope", type=click.Choice(["user", "project"]), default="user", show_default=True,
+                      help="user: the agent's settings in your home; project: the repo's own settings files.")
+
+
+def _hook_targets(agents: tuple[str, ...], scope: str, repo: Path | None) -> tuple[list[str], Path | None]:
+    if not agents:
+        raise click.UsageError("name an agent with --agent (or use --git for the git hooks)")
+    root = _repo(repo) if scope == "project" else None
+    return list(dict.fromkeys(agents)), root
+
+
 @hooks.command("install")
+@click.option("agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="The agent to wire in (repeatable).")
+@_SCOPE
 @click.option("--git", "git_", is_flag=True, help="Add post-merge/post-checkout git hooks that run `smriti sync`.")
-@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git.")
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git and --scope project.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("json_", "--json", is_flag=True, help="Print what changed as JSON.")
-def hooks_install(git_: bool, repo: Path | None, json_: bool) -> None:
-    """Install hooks. With --git: sync the team's knowledge after every merge and checkout.
+def hooks_install(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | None, dry_run: bool, json_: bool) -> None:
+    """Install smriti's hooks into an agent (record every session, recall into prompts), or git's.
+
+    Merges into the agent's settings file (other entries and comments stay), writes the absolute
+    path of this smriti, keeps the original as <file>.smriti-backup, and is safe to run again.
 
     \b
     Example:
+        smriti hooks install --agent claude-code
+        smriti hooks install --agent codex --agent gemini --scope project
         smriti hooks install --git
     """
-    from smriti.initrepo import install_git_hooks
+    if git_:
+        from smriti.initrepo import install_git_hooks
 
-    if not git_:
-        raise click.UsageError("agent hooks arrive in a later version; use --git for the git hooks")
-    result = install_git_hooks(_repo(repo))
-    if json_:
-        emit_json(result)
+        result = install_git_hooks(_repo(repo))
+        if json_:
+            emit_json(result)
+            return
+        click.echo("Installed " + (", ".join(result["installed"]) or "nothing (already installed)") + ".")
         return
-    click.echo("Installed " + (", ".join(result["installed"]) or "nothing (already installed)") + ".")
+    from smriti.hooks_install import install
+
+    names, root = _hook_targets(agents, scope, repo)
+    results = [install(a, scope, root, dry_run=dry_run) for a in names]
+    if json_:
+        emit_json(results)
+        return
+    for r in results:
+        verb = "would change" if dry_run else "changed"
+        if not r["changed"]:
+            click.echo(f"{r['agent']}: already installed in {r['path']}.")
+        else:
+            what = ", ".join(f"{c['event']} {c['action']}" for c in r["events"] if c["action"] != "unchanged")
+            click.echo(f"{r['agent']}: {verb} {r['path']}{' (new file)' if r['created'] else ''}: {what}.")
+            if r["backup"]:
+                click.echo(f"  original kept as {r['backup']}")
+            click.echo(f"  command: {r['command']} hook {r['agent']} EVENT")
+        for s in r.get("skipped", []):
+            click.echo(f"  skipped {s['event']}: {s['reason']}", err=True)
+        if r["trust"]:
+            click.echo(f"  next: {r['trust']}")
 
 
 @hooks.command("uninstall")
+@click.option("agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="The agent to unwire (repeatable).")
+@_SCOPE
 @click.option("--git", "git_", is_flag=True, help="Remove smriti's git hooks (other hook content stays).")
-@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git.")
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git and --scope project.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("json_", "--json", is_flag=True, help="Print what changed as JSON.")
-def hooks_uninstall(git_: bool, repo: Path | None, json_: bool) -> None:
-    """Remove hooks smriti installed.
+def hooks_uninstall(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | None, dry_run: bool, json_: bool) -> None:
+    """Remove the hooks smriti installed (the settings file goes back to its original bytes when
+    nothing else changed in it since).
 
     \b
     Example:
+        smriti hooks uninstall --agent claude-code
         smriti hooks uninstall --git
     """
-    from smriti.initrepo import uninstall_git_hooks
+    if git_:
+        from smriti.initrepo import uninstall_git_hooks
 
-    if not git_:
-        raise click.UsageError("agent hooks arrive in a later version; use --git for the git hooks")
-    result = uninstall_git_hooks(_repo(repo))
-    if json_:
-        emit_json(result)
+        result = uninstall_git_hooks(_repo(repo))
+        if json_:
+            emit_json(result)
+            return
+        click.echo("Removed smriti from " + (", ".join(result["removed"]) or "nothing (not installed)") + ".")
         return
-    click.echo("Removed smriti from " + (", ".join(result["removed"]) or "nothing (not installed)") + ".")
+    from smriti.hooks_install import uninstall
+
+    names, root = _hook_targets(agents, scope, repo)
+    results = [uninstall(a, scope, root, dry_run=dry_run) for a in names]
+    if json_:
+        emit_json(results)
+        return
+    for r in results:
+        if not r["changed"]:
+            click.echo(f"{r['agent']}: nothing of smriti's in {r['path']}.")
+            continue
+        how = "deleted (smriti had created it)" if r["deleted"] else (
+            "restored to its original bytes" if r["restored"] else "smriti's entries removed")  # fmt: skip
+        click.echo(f"{r['agent']}: {r['path']} {'would be ' if dry_run else ''}{how}: {', '.join(r['removed'])}.")
+        if r["backup"]:
+            click.echo(f"  the pre-smriti copy is still at {r['backup']}")
+
+
+@hooks.command("status")
+@click.option("agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="Only this agent (repeatable; default: all).")
+@_SCOPE
+@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --scope project.")
+@click.option("json_", "--json", is_flag=True, help="Print the status as JSON.")
+def hooks_status(agents: tuple[str, ...], scope: str, repo: Path | None, json_: bool) -> None:
+    """Which agents have smriti's hooks, where, and whether hooks have been failing lately.
+
+    \b
+    Example:
+        smriti hooks status
+        smriti hooks status --agent codex --json
+    """
+    from smriti.hooklog import health
+    from smriti.hooks_install import SPECS, status
+
+    root = _repo(repo) if scope == "project" else None
+    rows = [status(a, scope, root) for a in (agents or tuple(SPECS))]
+    runtime = health(str(paths.data_dir()))
+    if json_:
+        emit_json({"agents": rows, "runtime": runtime})
+        return
+    for r in rows:
+        if r["installed"]:
+            state = "installed" if r["complete"] else f"partly installed (missing {', '.join(r['missing'])})"
+        else:
+            state = "not installed"
+        click.echo(f"{r['agent']:12} {state:20} {r['path']}")
+        if r["command_ok"] is False:
+            click.echo(f"{'':12} the command no longer exists: {', '.join(r['commands'])}; run `smriti hooks install --agent {r['agent']}` again")
+        if r["problem"]:
+            click.echo(f"{'':12} {r['problem']}")
+        if r["installed"] and r["trust"]:
+            click.echo(f"{'':12} {r['trust']}")
+    last = runtime["last_failure"]
+    click.echo(f"hook runs (24h): {runtime['runs_24h']} recalls, {runtime['failures_24h']} failures"
+               + (f"; last failure {last['time']} {last['agent']} {last['event']}: {last['error']}" if last else ""))
+
+
+@hooks.command("log")
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1), help="How many recent entries.")
+@click.option("json_", "--json", is_flag=True, help="Print the entries as JSON.")
+def hooks_log(limit: int, json_: bool) -> None:
+    """What the prompt and session-start hooks injected: when, for which agent, session and prompt,
+    how big, and which items (ids for `smriti show`).
+
+    \b
+    Example:
+        smriti hooks log
+        smriti hooks log --limit 100 --json
+    """
+    from smriti.hooklog import injections
+
+    rows = injections(str(paths.data_dir()), limit)
+    if json_:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No hook has recalled anything yet.", err=True)
+        return
+    for r in rows:
+        items = ", ".join(r.get("items") or []) or "-"
+        click.echo(f"{r.get('time')}  {r.get('agent', '?'):12} {r.get('event', '?'):16} {r.get('chars', 0):6} chars  "
+                   f"session {(r.get('session') or '-')[:12]}  items {items}")
+        if r.get("prompt"):
+            click.echo(f"    {_short(r['prompt'], 100)}")
 
 
 @cli.group(cls=SmritiGroup)

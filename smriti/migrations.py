@@ -201,7 +201,7 @@ def m003_knowledge(conn: apsw.Connection) -> None:
         -- same item, never a duplicate.
         create table knowledge (
             id integer primary key,
-            item_id text not null unique,         -- the 16-hex id in the frontmatter
+            item_id text not null,                -- the 16-hex id in the frontmatter
             title text not null,
             category text not null,
             tags text not null,                   -- JSON list
@@ -222,6 +222,8 @@ def m003_knowledge(conn: apsw.Connection) -> None:
             blob text,                            -- git blob sha (sync) or sha256 of the bytes written
             updated_at text not null
         );
+        -- One item per id and repo: the same session shared into two repos is two items.
+        create unique index knowledge_item on knowledge(item_id, coalesce(repo, ''));
         create index knowledge_repo on knowledge(repo);
 
         -- What this user shared, per repo: the file it wrote and the bytes' hash, so a re-share

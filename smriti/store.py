@@ -721,8 +721,8 @@ class Store:
     def upsert_knowledge(self, item: Any, *, origin: str, repo: str | None, path: str | None, blob: str) -> str:
         """Insert or update one item; returns 'imported', 'updated' or 'unchanged'."""
         row = self.conn.execute(
-            "select id, blob, path, origin, content_hash, body, title, category from knowledge where item_id = ?",
-            (item.id,),
+            "select id, blob, path, origin from knowledge where item_id = ? and coalesce(repo, '') = coalesce(?, '')",
+            (item.id, repo),
         ).fetchone()
         values = (
             item.title, item.category, json.dumps(list(item.tags)), item.project, item.agent, item.session,
@@ -750,15 +750,20 @@ class Store:
             self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (row[0],))
             return "updated"
 
-    def move_knowledge(self, item_id: str, path: str) -> None:
+    def move_knowledge(self, repo: str, item_id: str, path: str) -> None:
         with self.conn:
-            self.conn.execute("update knowledge set path = ?, updated_at = ? where item_id = ?", (path, utc_now(), item_id))
+            self.conn.execute(
+                "update knowledge set path = ?, updated_at = ? where item_id = ? and repo = ?",
+                (path, utc_now(), item_id, repo),
+            )
 
-    def remove_knowledge(self, item_ids: Iterable[str]) -> int:
+    def remove_knowledge(self, repo: str, item_ids: Iterable[str]) -> int:
         n = 0
         with self.conn:
             for item_id in item_ids:
-                row = self.conn.execute("select id from knowledge where item_id = ?", (item_id,)).fetchone()
+                row = self.conn.execute(
+                    "select id from knowledge where item_id = ? and repo = ?", (item_id, repo)
+                ).fetchone()
                 if row:
                     self.conn.execute("delete from knowledge where id = ?", (row[0],))
                     self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (row[0],))
@@ -967,6 +972,7 @@ class Store:
             "messages": c.execute("select count(*) from messages").fetchone()[0],
             "blobs": c.execute("select count(*) from blobs").fetchone()[0],
             "projects": c.execute("select count(distinct project) from sessions").fetchone()[0],
+            "knowledge": c.execute("select count(*) from knowledge").fetchone()[0],
             "sources": c.execute("select count(*) from sources").fetchone()[0],
             "pending_index": self.outbox_size(),
             "agents": per_agent,

@@ -135,7 +135,7 @@ def sync(store: Store, repo: Path, *, ref: str | None = None, worktree: bool = F
                 if known[item_id][0] == e.path:
                     result.unchanged += 1
                 else:
-                    store.move_knowledge(item_id, e.path)
+                    store.move_knowledge(key, item_id, e.path)
                     result.updated += 1
                 continue
             try:
@@ -155,6 +155,6 @@ def sync(store: Store, repo: Path, *, ref: str | None = None, worktree: bool = F
                 result.updated += 1
             else:
                 result.unchanged += 1
-        result.removed = store.remove_knowledge(i for i in known if i not in seen)
+        result.removed = store.remove_knowledge(key, (i for i in known if i not in seen))
         store.save_sync_state(key, result.ref, result.commit)
     return result

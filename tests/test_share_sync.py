@@ -724,3 +724,28 @@ def test_share_refuses_to_write_through_a_symlinked_smriti_folder(team, tmp_path
     out = alice.share("--session", "sess-zorblax")
     assert out["written"] == [] and "refusing to write through the symlink" in out["skipped"][0]["reason"]
     assert list(outside.rglob("*.md")) == []
+
+
+def test_show_finds_a_synced_item_by_id(tmp_path: Path) -> None:
+    """`smriti show ID` answers for a team knowledge item as it does for a session."""
+    import subprocess as sp
+
+    from smriti import knowledge
+
+    origin, clone = tmp_path / "origin.git", tmp_path / "clone"
+    sp.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    sp.run(["git", "clone", "-q", str(origin), str(clone)], check=True, capture_output=True)
+    item = knowledge.new_item(id="0123456789abcdef", title="Pin psycopg below 3.2", category="decision/technical",
+                              body="# Pin psycopg below 3.2\n\nBecause the pool reconnect changed.\n",
+                              created="2026-11-01T00:00:00Z", author="carol")  # fmt: skip
+    path = clone / ".smriti" / knowledge.item_path(item)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(knowledge.render_bytes(item))
+    for cmd in (["add", "-A"], ["-c", "user.name=c", "-c", "user.email=c@x", "commit", "-qm", "k"], ["push", "-q", "origin", "main"]):
+        sp.run(["git", "-C", str(clone), *cmd], check=True, capture_output=True)
+    env = {"SMRITI_HOME": str(tmp_path / "data")}
+    assert run_smriti("sync", "--repo", str(clone), "--json", env=env).returncode == 0
+    shown = json.loads(run_smriti("show", "01234567", "--json", env=env).stdout)
+    assert (shown["id"], shown["author"], shown["category"]) == ("0123456789abcdef", "carol", "decision/technical")
+    assert "pool reconnect" in run_smriti("show", "0123456789abcdef", env=env).stdout
+    assert json.loads(run_smriti("status", "--json", env=env).stdout)["knowledge"] == 1
