@@ -957,7 +957,77 @@ class Store:
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
         return self.conn.execute(f"select count(*) from messages where kind not in ({unindexed})").fetchone()[0]
 
-    # ---- status ---------------------------------------------------------------------------
+    # ---- maintenance ----------------------------------------------------------------------
+
+    def session_keys(self, *, project_keys: tuple[str, ...] | None = None, agent: str | None = None,
+                     older_than: str | None = None) -> list[tuple[int, str, str]]:  # fmt: skip
+        """(rowid, agent, native_id) of the sessions matching every given condition."""
+        where, args = ["1"], []
+        if project_keys is not None:
+            where.append(f"project in ({','.join('?' * len(project_keys)) or 'null'})")
+            args.extend(project_keys)
+        if agent:
+            where.append("agent = ?")
+            args.append(agent)
+        if older_than:
+            where.append("coalesce(ended_at, started_at, ingested_at) < ?")
+            args.append(older_than)
+        return list(self.conn.execute(f"select id, agent, native_id from sessions where {' and '.join(where)}", args))
+
+    def drop_messages(self, *, kind: str, older_than: str) -> int:
+        """Delete messages of one kind from sessions older than a time (retention of tool output)."""
+        with self.conn:
+            ids = [
+                (mid, sid)
+                for mid, sid in self.conn.execute(
+                    "select m.id, m.session from messages m join sessions s on s.id = m.session "
+                    "where m.kind = ? and coalesce(s.ended_at, s.started_at, s.ingested_at) < ?",
+                    (kind, older_than),
+                )
+            ]
+            for mid, _ in ids:
+                self.conn.execute("delete from messages where id = ?", (mid,))
+                self.conn.execute("insert into outbox (op, ref) values ('message', ?)", (mid,))
+            for sid in {sid for _, sid in ids}:
+                self.conn.execute(
+                    "update sessions set message_count = (select count(*) from messages where session = ?) where id = ?",
+                    (sid, sid),
+                )
+        return len(ids)
+
+    def orphan_blobs(self) -> int:
+        return self.conn.execute(
+            "select count(*) from blobs b where not exists (select 1 from messages m where m.blob = b.id)"
+        ).fetchone()[0]
+
+    def drop_orphan_blobs(self) -> int:
+        with self.conn:
+            self.conn.execute("delete from blobs where not exists (select 1 from messages m where m.blob = blobs.id)")
+            return self.conn.changes()
+
+    def integrity(self) -> list[str]:
+        """SQLite's own check: ["ok"] when the file is sound."""
+        return [r[0] for r in self.conn.execute("pragma integrity_check")]
+
+    def expected_index_docs(self) -> int:
+        """Documents a fully synced index holds, chunks of long messages counted once each."""
+        return self.count_indexable() + self.conn.execute("select count(*) from digests").fetchone()[0] + self.knowledge_count()
+
+    def source_paths(self) -> list[str]:
+        return [p for (p,) in self.conn.execute("select path from sources")]
+
+    def drop_sources(self, paths: Iterable[str]) -> int:
+        with self.conn:
+            n = 0
+            for p in paths:
+                self.conn.execute("delete from sources where path = ?", (p,))
+                n += self.conn.changes()
+            return n
+
+    def vacuum(self) -> None:
+        self.conn.execute("vacuum")
+
+        # ---- status ---------------------------------------------------------------------------
 
     def stats(self) -> dict[str, Any]:
         c = self.conn
