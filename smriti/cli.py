@@ -804,6 +804,139 @@ def hooks_log(limit: int, json_: bool) -> None:
             click.echo(f"    {_short(r['prompt'], 100)}")
 
 
+@cli.command()
+@click.argument("ident", metavar="SESSION_ID", required=False)
+@click.option("--project", "-P", help="Forget every session of this project.")
+@click.option("agent", "--agent", "-a", help="Forget every session of this agent.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before forgetting many sessions.")
+@click.option("json_", "--json", is_flag=True, help="Print what was removed as JSON.")
+@click.pass_context
+def forget(ctx: click.Context, ident: str | None, project: str | None, agent: str | None, yes: bool, json_: bool) -> None:
+    """Remove sessions for good: messages, tags, summaries and index documents.
+
+    A tombstone keeps them out of every later ingest. Shared knowledge files are not touched
+    (use `smriti unshare`).
+
+    \b
+    Example:
+        smriti forget 96f77bed
+        smriti forget --project secret-client --yes
+    """
+    from smriti.maintenance import forget as run_forget
+    from smriti.search import project_keys
+
+    app = _app(ctx)
+    keys = project_keys(app.store, project) if project else None
+    if (project or agent) and not yes and not json_ and sys.stdin.isatty():
+        n = len(app.store.session_keys(project_keys=keys, agent=agent))
+        click.confirm(f"Forget {n} session(s)?", abort=True)
+    result = run_forget(app.store, app.index, session=ident, project_keys=keys, agent=agent)
+    if json_:
+        emit_json(result)
+        return
+    click.echo(f"Forgot {result['sessions']} session(s).")
+
+
+@cli.command()
+@click.option("--older-than", "days", required=True, type=click.IntRange(min=0), help="Age in days.")
+@click.option("--kind", type=click.Choice(["tool-output"]), help="Only drop this kind of content (keep the sessions).")
+@click.option("json_", "--json", is_flag=True, help="Print what was removed as JSON.")
+@click.pass_context
+def prune(ctx: click.Context, days: int, kind: str | None, json_: bool) -> None:
+    """Retention: remove sessions older than N days (or only their tool output).
+
+    \b
+    Example:
+        smriti prune --older-than 180
+        smriti prune --older-than 30 --kind tool-output
+    """
+    from smriti.maintenance import prune as run_prune
+
+    app = _app(ctx)
+    result = run_prune(app.store, app.index, older_than_days=days, kind=kind)
+    if json_:
+        emit_json(result)
+        return
+    if kind:
+        click.echo(f"Removed {result['messages_removed']} tool output(s) older than {result['cutoff']}.")
+    else:
+        click.echo(f"Removed {result['sessions_removed']} session(s) older than {result['cutoff']}.")
+
+
+@cli.command()
+@click.option("--repair", is_flag=True, help="Fix what can be fixed (reindex, drop orphans, vacuum, set a broken store aside).")
+@click.option("json_", "--json", is_flag=True, help="Print the checks as JSON.")
+@click.pass_context
+def doctor(ctx: click.Context, repair: bool, json_: bool) -> None:
+    """Check the store, the index against the store, orphaned data and ingest state.
+
+    Exit 1 when a problem remains.
+
+    \b
+    Example:
+        smriti doctor
+        smriti doctor --repair --json
+    """
+    from smriti.maintenance import DoctorReport, doctor as run_doctor
+    from smriti.errors import StoreError
+
+    app = _app(ctx)
+    try:
+        report = run_doctor(app.store, app.index, repair=repair)
+    except StoreError as exc:
+        report = DoctorReport()
+        report.add("store readable", False, str(exc))
+        if repair:
+            moved = _set_store_aside()
+            report.repaired.append(f"moved the unreadable store to {moved}; run `smriti ingest` and `smriti sync` to rebuild")
+            report.checks[-1]["ok"] = True
+    if json_:
+        emit_json(report.to_json())
+    else:
+        for c in report.checks:
+            mark = click.style("ok  ", fg="green") if c["ok"] else click.style("FAIL", fg="red")
+            click.echo(f"{mark} {c['check']}: {c['detail']}")
+        for r in report.repaired:
+            click.echo(f"fixed: {r}")
+        if report.problems and not repair:
+            click.echo("Run `smriti doctor --repair` to fix what can be fixed.", err=True)
+    if report.problems:
+        ctx.exit(1)
+
+
+def _set_store_aside() -> str:
+    import time
+
+    db = paths.db_path()
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    target = db.with_name(f"{db.name}.broken-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        part = db.with_name(db.name + suffix)
+        if part.exists():
+            part.rename(target.with_name(target.name + suffix))
+    return str(target)
+
+
+@cli.command("mcp")
+@click.option("--project", "-P", help="The asking project of a recall that names none (default: the repo around the working directory).")
+def mcp_cmd(project: str | None) -> None:
+    """Serve search, recall and show to agents over MCP (stdio; needs `pip install 'smriti[mcp]'`).
+
+    Agents start it themselves; docs/mcp.md has the registration for Claude Code, Codex, Cursor,
+    Gemini CLI and VS Code Copilot.
+
+    \b
+    Example:
+        claude mcp add smriti -- smriti mcp
+        smriti mcp --project ~/src/payments-api
+    """
+    from smriti.mcp_server import INSTALL_HINT, sdk_available, serve
+
+    if not sdk_available():
+        raise click.ClickException(INSTALL_HINT)
+    serve(project)
+
+
 @cli.group(cls=SmritiGroup)
 def index() -> None:
     """Manage the search index (derived from the store; always safe to rebuild)."""

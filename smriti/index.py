@@ -301,6 +301,66 @@ class Index:
             Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None
         ]
 
+    def filter_query(self, filters: Filters) -> tantivy.Query | None:
+        """The filters alone, as a query that matches what they allow and scores nothing (recall's
+        query helper: a term-set filter inside build_query's query adds to every hit's score)."""
+        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, tantivy.Query.all_query())]
+        if filters.projects is not None:
+            if not filters.projects:
+                return None
+            clauses.append((tantivy.Occur.Must, self._any_of("project", filters.projects)))
+        if filters.agents:
+            clauses.append((tantivy.Occur.Must, self._any_of("agent", filters.agents)))
+        if filters.categories:
+            clauses.append((tantivy.Occur.Must, self._any_of("category", filters.categories)))
+        if filters.sessions is not None:
+            if not filters.sessions:
+                return None
+            clauses.append(
+                (tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "sid", list(filters.sessions)))
+            )
+        if filters.since is not None:
+            clauses.append(
+                (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))
+            )
+        if filters.tiers:
+            clauses.append((tantivy.Occur.Must, self._any_of("tier", filters.tiers)))
+        if filters.statuses:
+            clauses.append((tantivy.Occur.Must, self._any_of("status", filters.statuses)))
+        for sid in filters.exclude_sessions:
+            clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
+        return tantivy.Query.const_score_query(tantivy.Query.boolean_query(clauses), 0.0)
+
+    def search_best_of(
+        self, alternatives: list[tuple[list[str], float]], filters: Filters = Filters(), limit: int = 200
+    ) -> list[tuple[float, int, int, int]]:
+        """Recall's query helper: documents matching any of `alternatives` (analyzed words that must
+        all occur, and a weight), each scored by its best alternative's BM25 times that weight
+        (a disjunction-max of boosted queries; the filters add nothing to the score). Returns
+        plain (score, message_rowid, session_rowid, knowledge_rowid) tuples, as `Hit` has them:
+        recall reads thousands per prompt."""
+        subs = []
+        for words, weight in alternatives:
+            if not words:
+                continue
+            terms = [tantivy.Query.term_query(self.schema, "text", w, index_option="freq") for w in words]
+            q = terms[0] if len(terms) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Must, t) for t in terms])
+            subs.append(q if weight == 1.0 else tantivy.Query.boost_query(q, weight))
+        filter_q = self.filter_query(filters)
+        if not subs or filter_q is None:
+            return []
+        text_q = subs[0] if len(subs) == 1 else tantivy.Query.disjunction_max_query(subs)
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), (tantivy.Occur.Must, filter_q)])
+        searcher = self._index.searcher()
+        result = searcher.search(query, limit=limit, count=False)
+        if not result.hits:
+            return []
+        addrs = [addr for _, addr in result.hits]
+        mids = searcher.fast_field_values("mid", addrs)
+        sids = searcher.fast_field_values("sid", addrs)
+        kids = searcher.fast_field_values("kid", addrs)
+        return [(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None]
+
     def idf(self, terms: list[str]) -> dict[str, float]:
         """BM25's inverse document frequency of each analyzed term in the text field (a term no
         document holds gets the highest value: it is the rarest)."""
@@ -313,6 +373,11 @@ class Index:
             df = searcher.doc_freq("text", t)
             out[t] = math.log(1 + (n - df + 0.5) / (df + 0.5))
         return out
+
+    def doc_freqs(self, terms: list[str]) -> dict[str, int]:
+        """How many documents hold each analyzed term in the text field (recall's query helper)."""
+        searcher = self._index.searcher()
+        return {t: searcher.doc_freq("text", t) for t in terms}
 
     def num_docs(self) -> int:
         return self._index.searcher().num_docs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from smriti import paths
+from smriti import hooklog, paths
 from smriti.app import App
 
 
@@ -26,6 +26,7 @@ def status(app: App) -> dict[str, Any]:
         "index_docs": app.index.num_docs(),
         "index_bytes": app.index.size_bytes(),
         "disabled": paths.disabled(),
+        "hooks": hooklog.health(str(app.data_dir)),  # failures in the last day, the last one, recent runs
     }
 
 

@@ -1,0 +1,216 @@
+"""What an agent's hook sent, which agent really sent it, and what to print back.
+
+Lean on purpose: `smriti hook` imports this on every prompt of every agent, so it uses only
+`os` and `json` (no pathlib, no platformdirs, no smriti module with dataclasses).
+
+The same `smriti hook claude-code …` command also runs inside Cursor and VS Code (both read
+`~/.claude/settings.json`), and Copilot CLI and VS Code read each other's hook files, so the agent
+named on the command line is only a default: `detect` looks at the payload. Output shapes follow
+the agents' own documentation (see docs/agent-hooks.md):
+
+| agent        | inject on            | output                                                       | nothing to say |
+|--------------|----------------------|--------------------------------------------------------------|----------------|
+| claude-code  | prompt, session start| {"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}} | (no output) |
+| codex        | prompt, session start| same (strict schema: no other keys)                          | (no output)    |
+| gemini       | BeforeAgent, start   | same, hookEventName "BeforeAgent"/"SessionStart"             | {}             |
+| cursor       | sessionStart only    | {"additional_context": T} (nested form when it came through Claude's settings) | {} |
+| copilot      | SessionStart only    | hookSpecificOutput (VS Code)                                 | (no output)    |
+| copilot-cli  | never (output not processed) | —                                                    | (no output)    |
+| cline        | TaskStart/Resume, UserPromptSubmit | {"cancel":false,"contextModification":T}       | {"cancel":false} |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline")
+ALIASES = {"claude": "claude-code", "vscode": "copilot", "gemini-cli": "gemini", "copilotcli": "copilot-cli"}
+
+PROMPT, START, RECORD, END = "prompt", "start", "record", "end"
+
+# Every event name an agent (or a person) may pass, folded (lowercase, no "-" or "_").
+EVENT_KINDS = {
+    "prompt": PROMPT, "userpromptsubmit": PROMPT, "beforeagent": PROMPT, "beforesubmitprompt": PROMPT,
+    "userpromptsubmitted": PROMPT,
+    "sessionstart": START, "start": START, "taskstart": START, "taskresume": START,
+    "stop": RECORD, "record": RECORD, "afteragent": RECORD, "agentstop": RECORD, "taskcomplete": RECORD,
+    "taskcancel": RECORD, "afteragentresponse": RECORD, "stopfailure": RECORD, "notify": RECORD,
+    "agentturncomplete": RECORD, "response": RECORD,
+    "sessionend": END, "end": END,
+}  # fmt: skip
+
+# The hookEventName each agent expects back (Codex validates it against a strict schema).
+NATIVE_EVENT = {
+    ("claude-code", PROMPT): "UserPromptSubmit", ("claude-code", START): "SessionStart",
+    ("codex", PROMPT): "UserPromptSubmit", ("codex", START): "SessionStart",
+    ("gemini", PROMPT): "BeforeAgent", ("gemini", START): "SessionStart",
+    ("copilot", START): "SessionStart", ("cursor", START): "SessionStart",
+}  # fmt: skip
+
+# Agents that print "{}" (or Cline's object) when there is nothing to say; the rest print nothing.
+EMPTY_OUTPUT = {"gemini": "{}", "cursor": "{}", "cline": '{"cancel": false}'}
+
+
+def event_kind(event: str) -> str | None:
+    return EVENT_KINDS.get(event.lower().replace("-", "").replace("_", ""))
+
+
+def agent_id(name: str) -> str | None:
+    name = name.strip().lower()
+    name = ALIASES.get(name, name)
+    return name if name in AGENTS else None
+
+
+def _s(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _d(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _first_root(value: object) -> str | None:
+    if isinstance(value, list):
+        for v in value:
+            if _s(v):
+                return v
+    return None
+
+
+def detect(agent: str, p: dict) -> str:
+    """Which agent really sent this payload (`agent` is who the command line names)."""
+    if "cursor_version" in p or "workspace_roots" in p or "conversation_id" in p:
+        return "cursor"  # Cursor, natively or through Claude Code's settings files
+    if "clineVersion" in p or ("hookName" in p and "taskId" in p):
+        return "cline"
+    if "hookEventName" in p and "hook_event_name" not in p:
+        return "copilot"  # VS Code's agent: camelCase hookEventName/sessionId
+    if agent == "copilot" and ("hook_event_name" in p or "sessionId" in p or "session_id" in p):
+        return "copilot-cli"  # Copilot CLI running a VS Code-format file from .github/hooks
+    if agent == "claude-code" and p.get("type") == "agent-turn-complete":
+        return "codex"
+    return agent
+
+
+def session_id(p: dict) -> str | None:
+    for key in ("session_id", "conversation_id", "sessionId", "thread-id", "thread_id", "taskId"):
+        if _s(p.get(key)):
+            return p[key].strip()
+    return None
+
+
+def cwd(p: dict) -> str:
+    found = (
+        _s(p.get("cwd"))
+        or _first_root(p.get("workspace_roots"))
+        or _first_root(p.get("workspaceRoots"))
+        or _s(os.environ.get("CURSOR_PROJECT_DIR"))
+        or _s(os.environ.get("GEMINI_CWD"))
+        or _s(os.environ.get("GEMINI_PROJECT_DIR"))
+        or _s(os.environ.get("CLAUDE_PROJECT_DIR"))
+    )
+    if found:
+        return found
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
+
+
+def transcript(p: dict) -> str | None:
+    return _s(p.get("transcript_path")) or _s(p.get("transcriptPath")) or _s(os.environ.get("CURSOR_TRANSCRIPT_PATH"))
+
+
+def prompt(p: dict) -> str:
+    text = _s(p.get("prompt")) or _s(_d(p.get("userPromptSubmit")).get("prompt"))
+    if text:
+        return text
+    initial = _s(_d(_d(p.get("taskStart")).get("taskMetadata")).get("initialTask"))
+    if initial:
+        return initial
+    messages = p.get("input-messages")
+    if isinstance(messages, list):
+        return "\n".join(m for m in messages if isinstance(m, str))
+    return ""
+
+
+def turn_id(p: dict) -> str | None:
+    for key in ("prompt_id", "turn_id", "generation_id", "turn-id"):
+        value = p.get(key)
+        if isinstance(value, (str, int)) and str(value):
+            return str(value)
+    return None
+
+
+def render(agent: str, kind: str, text: str, *, via: str | None = None) -> str | None:
+    """What to print on stdout for `agent` (None: print nothing). `via` is the agent whose hook
+    file ran the command, when another agent read it (Cursor through Claude Code's settings)."""
+    if text and kind in (PROMPT, START):
+        if agent == "cline":
+            return json.dumps({"cancel": False, "contextModification": text}, ensure_ascii=False)
+        if agent == "cursor" and kind == START:
+            if via == "claude-code":  # Cursor accepts Claude's nested shape from Claude's files
+                return _nested("SessionStart", text)
+            return json.dumps({"additional_context": text}, ensure_ascii=False)
+        event = NATIVE_EVENT.get((agent, kind))
+        if event:
+            return _nested(event, text)
+    return EMPTY_OUTPUT.get(agent)
+
+
+def _nested(event: str, text: str) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+
+
+def can_inject(agent: str, kind: str) -> bool:
+    if kind == START:
+        return agent in ("claude-code", "codex", "gemini", "cursor", "copilot", "cline")
+    if kind == PROMPT:
+        return agent in ("claude-code", "codex", "gemini", "cline")
+    return False
+
+
+# ---- where things live (mirrors smriti.paths without pathlib/platformdirs) ------------------
+
+
+def data_dir() -> str:
+    """smriti.paths.data_dir() as a string, without importing platformdirs (~20 ms)."""
+    explicit = os.environ.get("SMRITI_HOME")
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    if sys.platform == "darwin":
+        return os.path.join(os.path.expanduser("~/Library/Application Support"), "smriti")
+    if sys.platform.startswith("linux") or sys.platform.startswith("freebsd"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
+        return os.path.join(base, "smriti")
+    from smriti.paths import data_dir as full  # other platforms: the real thing
+
+    return str(full())
+
+
+def disabled() -> bool:
+    return os.environ.get("SMRITI_DISABLE", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def db_path(data: str) -> str:
+    return os.path.join(data, "smriti.db")
+
+
+def hooks_dir(data: str) -> str:
+    return os.path.join(data, "hooks")
+
+
+def safe_name(value: str, limit: int = 64) -> str:
+    """A file-name-safe rendering of an id: readable when it already is, else with a checksum."""
+    clean = "".join(c if c.isalnum() or c in "-_." else "_" for c in value)[:limit].strip(".") or "_"
+    if clean != value:
+        import zlib
+
+        clean += "-" + format(zlib.crc32(value.encode("utf-8", "surrogatepass")), "08x")
+    return clean
+
+
+def record_lock_path(data: str, agent: str, session: str | None) -> str:
+    return os.path.join(hooks_dir(data), "record", f"{agent}--{safe_name(session or 'all-sessions')}.lock")
