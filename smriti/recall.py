@@ -662,7 +662,7 @@ def recall(
         return RecallResult("", [])
     sessions = store.sessions_by_rowid(c.rowid for c in candidates if c.kind == "session")
     items = store.knowledge_by_rowid(c.rowid for c in candidates if c.kind == "knowledge")
-    superseders = _superseders(store, sessions)
+    superseders = store.superseders_of(sessions)
     candidate_sessions = {c.rowid for c in candidates if c.kind == "session"}
     superseded_items = store.superseded_item_ids() if items else set()
     category = query_category(index, query)
@@ -703,21 +703,6 @@ def recall(
         results.append(_item(store, c, score, sessions, items))
     results = _dedupe(results)[:limit]
     return RecallResult(format_context(results, budget), results)
-
-
-def _superseders(store: Store, rowids: Any) -> dict[int, set[int]]:
-    """Session → the newer sessions that supersede it (asked for the candidates only: the store's
-    superseded_sessions() reads every relation, too slow for the prompt hook on a large store)."""
-    ids = list(rowids)
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    out: dict[int, set[int]] = {}
-    for newer, older in store.conn.execute(
-        f"select session, other from session_relations where relation = 'supersedes' and other in ({marks})", ids
-    ):
-        out.setdefault(older, set()).add(newer)
-    return out
 
 
 def _summary_of_body(body: str) -> str:
@@ -857,7 +842,7 @@ def session_start(store: Store, project: tuple[str, ...], *, budget: int = SESSI
     sessions = [s for s in store.list_sessions(projects=list(project), limit=START_ACTIVE_MAX + START_RECENT_MAX + 10)
                 if not s.parent_native_id]  # fmt: skip
     listed = {s.rowid for s in sessions}
-    superseders = _superseders(store, listed)
+    superseders = store.superseders_of(listed)
     sessions = [s for s in sessions if not superseders.get(s.rowid, set()) & listed]
 
     def active(when: str | None) -> bool:

@@ -692,6 +692,22 @@ class Store:
             out.append({"relation": name, "session_id": row.session_id, "title": row.title, "score": round(score, 3)})
         return out
 
+    def superseders_of(self, session_rowids: Iterable[int]) -> dict[int, set[int]]:
+        """Session → the newer sessions that supersede it, for these sessions only (the prompt
+        hook asks this of its candidates; reading every relation is too slow on a big store)."""
+        ids = list(session_rowids)
+        if not ids:
+            return {}
+        out: dict[int, set[int]] = {}
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+            marks = ",".join("?" * len(chunk))
+            for newer, older in self.conn.execute(
+                f"select session, other from session_relations where relation = 'supersedes' and other in ({marks})",
+                chunk,
+            ):
+                out.setdefault(older, set()).add(newer)
+        return out
+
     def superseded_sessions(self) -> set[int]:
         return {o for (o,) in self.conn.execute("select other from session_relations where relation = 'supersedes'")}
 
