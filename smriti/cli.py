@@ -347,6 +347,12 @@ def status(ctx: click.Context, json_: bool) -> None:
     click.echo(f"sources:   {data['sources']} files read, last ingest {data['last_ingest'] or 'never'}")
     for agent, counts in data["agents"].items():
         click.echo(f"  {agent:14} {counts['sessions']:6} sessions {counts['messages']:8} messages")
+    click.echo(f"knowledge: {data.get('knowledge', 0)} team items")
+    hooks = data.get("hooks") or {}
+    if hooks.get("failures_24h"):
+        last = hooks["last_failure"]
+        click.echo(f"hooks:     {hooks['failures_24h']} failures in 24 h (last {last['time']} {last['agent']} "
+                   f"{last['event']}: {last['error']}); see {hooks['log']}")  # fmt: skip
     if data["disabled"]:
         click.echo("smriti is disabled (SMRITI_DISABLE=1)")
 
