@@ -252,13 +252,9 @@ class Index:
         ]
         return tantivy.Query.boolean_query(subs)
 
-    def build_query(self, terms: list[str], filters: Filters) -> tantivy.Query | None:
-        if not terms:
-            return None
-        text_q = tantivy.Query.boolean_query(
-            [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", t, index_option="freq")) for t in terms]
-        )
-        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, text_q)]
+    def _filter_clauses(self, filters: Filters) -> list[tuple[tantivy.Occur, tantivy.Query]] | None:
+        """The filters as MUST/MUST_NOT clauses; None when a filter can match nothing."""
+        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
         if filters.projects is not None:
             if not filters.projects:
                 return None
@@ -283,7 +279,18 @@ class Index:
             clauses.append((tantivy.Occur.Must, self._any_of("status", filters.statuses)))
         for sid in filters.exclude_sessions:
             clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
-        return tantivy.Query.boolean_query(clauses)
+        return clauses
+
+    def build_query(self, terms: list[str], filters: Filters) -> tantivy.Query | None:
+        if not terms:
+            return None
+        clauses = self._filter_clauses(filters)
+        if clauses is None:
+            return None
+        text_q = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", t, index_option="freq")) for t in terms]
+        )
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), *clauses])
 
     def search(self, text: str, filters: Filters = Filters(), limit: int = 200) -> list[Hit]:
         query = self.build_query(self.analyze(text), filters)
@@ -304,32 +311,11 @@ class Index:
     def filter_query(self, filters: Filters) -> tantivy.Query | None:
         """The filters alone, as a query that matches what they allow and scores nothing (recall's
         query helper: a term-set filter inside build_query's query adds to every hit's score)."""
-        clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, tantivy.Query.all_query())]
-        if filters.projects is not None:
-            if not filters.projects:
-                return None
-            clauses.append((tantivy.Occur.Must, self._any_of("project", filters.projects)))
-        if filters.agents:
-            clauses.append((tantivy.Occur.Must, self._any_of("agent", filters.agents)))
-        if filters.categories:
-            clauses.append((tantivy.Occur.Must, self._any_of("category", filters.categories)))
-        if filters.sessions is not None:
-            if not filters.sessions:
-                return None
-            clauses.append(
-                (tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "sid", list(filters.sessions)))
-            )
-        if filters.since is not None:
-            clauses.append(
-                (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))
-            )
-        if filters.tiers:
-            clauses.append((tantivy.Occur.Must, self._any_of("tier", filters.tiers)))
-        if filters.statuses:
-            clauses.append((tantivy.Occur.Must, self._any_of("status", filters.statuses)))
-        for sid in filters.exclude_sessions:
-            clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
-        return tantivy.Query.const_score_query(tantivy.Query.boolean_query(clauses), 0.0)
+        clauses = self._filter_clauses(filters)
+        if clauses is None:
+            return None
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.all_query()), *clauses])
+        return tantivy.Query.const_score_query(query, 0.0)
 
     def search_best_of(
         self, alternatives: list[tuple[list[str], float]], filters: Filters = Filters(), limit: int = 200

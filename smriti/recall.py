@@ -753,7 +753,8 @@ def estimate_tokens(text: str) -> int:
     return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
 
 
-def _fence(text: str) -> str:
+def fence(text: str) -> str:
+    """A code fence longer than any backtick run inside `text`, so the text cannot close it."""
     longest = max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
     return "`" * max(3, longest + 1)
 
@@ -781,8 +782,8 @@ def format_item(item: RecallItem, max_chars: int | None = None) -> str:
     excerpt = neutralize(item.excerpt.strip())
     if max_chars is not None and len(excerpt) > max_chars:
         excerpt = excerpt[: max(0, max_chars - 1)].rstrip() + "…"
-    fence = _fence(excerpt)
-    body = f"{fence}text\n{excerpt}\n{fence}" if excerpt else ""
+    marker = fence(excerpt)
+    body = f"{marker}text\n{excerpt}\n{marker}" if excerpt else ""
     return "\n".join(x for x in (_header(item), title, body) if x)
 
 

@@ -26,6 +26,7 @@ from smriti.errors import InvalidInput, SmritiError
 from smriti.gitrepo import KNOWLEDGE_DIR, user_name
 from smriti.knowledge import KnowledgeError, KnowledgeItem
 from smriti.models import Message
+from smriti.recall import fence
 from smriti.search import category_filter, parse_since, project_keys
 from smriti.store import MessageRow, SessionRow, Store
 from smriti.teamconfig import TeamConfig, load_team_config
@@ -54,12 +55,6 @@ class ShareResult:
             "proposed_supersedes": self.proposed_supersedes,
             "dry_run": self.dry_run,
         }
-
-
-def fence(text: str) -> str:
-    """A code fence longer than any backtick run inside `text`, so the text cannot close it."""
-    longest = max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
-    return "`" * max(3, longest + 1)
 
 
 def _one_line(text: str, limit: int = 160) -> str:
