@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -85,23 +86,18 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
         return
     app = _app(ctx)
     show_progress = not quiet and sys.stderr.isatty()
-    bar = None
-    state = {"bar": None}
+    with ExitStack() as stack:
+        bar = None
 
-    def progress(done: int, total: int, _path: str) -> None:
-        if not show_progress or total < 20:
-            return
-        if state["bar"] is None:
-            state["bar"] = click.progressbar(length=total, label="Reading sessions", file=sys.stderr)
-            state["bar"].__enter__()
-        state["bar"].update(1)
+        def progress(done: int, total: int, _path: str) -> None:
+            nonlocal bar
+            if not show_progress or total < 20:
+                return
+            if bar is None:
+                bar = stack.enter_context(click.progressbar(length=total, label="Reading sessions", file=sys.stderr))
+            bar.update(1)
 
-    try:
         result = run_ingest(app.store, app.index, app.registry, app.config, list(agents), list(paths_), progress)
-    finally:
-        bar = state["bar"]
-        if bar is not None:
-            bar.__exit__(None, None, None)
     for warning in app.registry.warnings:
         click.echo(f"warning: {warning}", err=True)
     if json_:

@@ -152,7 +152,6 @@ class IndexDoc:
     agent: str
     project: str | None
     category: str | None
-    files: list[str]
     knowledge_rowid: int = 0
     status: str = "active"
 
@@ -628,9 +627,6 @@ class Store:
         digest = self.get_digest(session_rowid)
         return "" if digest is None else " ".join([digest["title"], *digest["summary"]])
 
-    def message_rows_after(self, session_rowid: int, after_id: int) -> list[MessageRow]:
-        return [m for m in self.messages(session_rowid) if m.rowid > after_id]
-
     def sessions_touching(self, paths: Iterable[str]) -> list[int]:
         """Sessions whose tool calls touched any of these files (a path or its trailing part)."""
         out: set[int] = set()
@@ -707,9 +703,6 @@ class Store:
             ):
                 out.setdefault(older, set()).add(newer)
         return out
-
-    def superseded_sessions(self) -> set[int]:
-        return {o for (o,) in self.conn.execute("select other from session_relations where relation = 'supersedes'")}
 
     def sessions_needing_categories(self, settings: str, all_: bool) -> list[int]:
         if all_:
@@ -828,7 +821,7 @@ class Store:
                 chunk or [],
             ):
                 text = "\n".join([r[1], " ".join(json.loads(r[2])), " ".join(json.loads(r[3])), r[4]])
-                yield IndexDoc(0, 0, text, "system", "knowledge", r[8], r[6] or "", r[7], r[5], [], knowledge_rowid=r[0],
+                yield IndexDoc(0, 0, text, "system", "knowledge", r[8], r[6] or "", r[7], r[5], knowledge_rowid=r[0],
                                status=r[9])  # fmt: skip
 
     def record_share(self, item_id: str, repo: str, path: str, session_rowid: int | None, file_sha: str, status: str = "shared") -> None:
@@ -844,10 +837,6 @@ class Store:
             "select path, session, file_sha, status, shared_at from shares where item_id = ? and repo = ?", (item_id, repo)
         ).fetchone()
         return None if r is None else {"path": r[0], "session": r[1], "file_sha": r[2], "status": r[3], "shared_at": r[4]}
-
-    def sync_state(self, repo: str) -> dict[str, Any] | None:
-        r = self.conn.execute("select ref, commit_sha, synced_at from sync_state where repo = ?", (repo,)).fetchone()
-        return None if r is None else {"ref": r[0], "commit": r[1], "synced_at": r[2]}
 
     def save_sync_state(self, repo: str, ref: str, commit: str | None) -> None:
         with self.conn:
@@ -943,12 +932,12 @@ class Store:
     def _index_docs(self, where: str, args: list[Any]) -> Iterator[IndexDoc]:
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
         for r in self.conn.execute(
-            "select m.id, m.session, b.text, m.role, m.kind, m.ts, s.agent, s.project, s.category, m.files "
+            "select m.id, m.session, b.text, m.role, m.kind, m.ts, s.agent, s.project, s.category "
             "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob "
             f"where {where} and m.kind not in ({unindexed})",
             args,
         ):
-            yield IndexDoc(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]) if r[9] else [])
+            yield IndexDoc(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8])
 
     def digest_docs(self, session_rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
         """One document per session digest (title, summary, entities), keyed by -session rowid."""
@@ -967,7 +956,7 @@ class Store:
                     [r[1], *json.loads(r[2]), *entities.get("files", []), *entities.get("errors", []),
                      *(lib.get("text", "") for lib in entities.get("libraries", [])), *entities.get("commands", [])]
                 )  # fmt: skip
-                yield IndexDoc(-r[0], r[0], text, "system", "digest", r[7], r[4], r[5], r[6], entities.get("files", []))
+                yield IndexDoc(-r[0], r[0], text, "system", "digest", r[7], r[4], r[5], r[6])
 
     def count_indexable(self) -> int:
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
@@ -1064,11 +1053,3 @@ class Store:
             "agents": per_agent,
             "last_ingest": c.execute("select max(ingested_at) from sources").fetchone()[0],
         }
-
-    def get_meta(self, key: str) -> str | None:
-        r = self.conn.execute("select value from meta where key = ?", (key,)).fetchone()
-        return r[0] if r else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self.conn:
-            self.conn.execute("insert or replace into meta (key, value) values (?, ?)", (key, value))
