@@ -32,6 +32,7 @@ CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool outpu
 CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
 WRITER_HEAP = 64_000_000
 VERSION_FILE = "smriti-index.json"
+SMALL_SET = 512  # up to this many sessions, a session filter is a disjunction of term queries
 
 Progress = Callable[[int, int], None]
 
@@ -94,6 +95,7 @@ class Filters:
     exclude_sessions: tuple[int, ...] = ()
     tiers: tuple[str, ...] = ()  # "own" (sessions), "team" (knowledge items); () both
     statuses: tuple[str, ...] = ()  # knowledge status; () any
+    exclude_statuses: tuple[str, ...] = ()  # cheaper than `statuses` when most documents pass
 
 
 class Index:
@@ -103,6 +105,7 @@ class Index:
         self.schema = _schema()
         self.analyzer = _analyzer()
         self.needs_rebuild = False
+        self._sessions_memo: tuple[tuple[int, ...] | None, tantivy.Query | None] = (None, None)
         self._index = self._open()
 
     def _open(self) -> tantivy.Index:
@@ -252,6 +255,21 @@ class Index:
         ]
         return tantivy.Query.boolean_query(subs)
 
+    def _sessions(self, rowids: tuple[int, ...]) -> tantivy.Query:
+        # A term-set query walks the whole field (~1 ms at 200k documents whatever the set's size);
+        # a few hundred term queries OR'd cost a tenth of that. Recall's refine step runs one per
+        # common concept of a prompt.
+        if self._sessions_memo[0] == rowids:
+            return self._sessions_memo[1]  # the same pool, once per common concept
+        if len(rowids) > SMALL_SET:
+            query = tantivy.Query.term_set_query(self.schema, "sid", list(rowids))
+        else:
+            query = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "sid", r)) for r in rowids]
+            )
+        self._sessions_memo = (rowids, query)
+        return query
+
     def _filter_clauses(self, filters: Filters) -> list[tuple[tantivy.Occur, tantivy.Query]] | None:
         """The filters as MUST/MUST_NOT clauses; None when a filter can match nothing."""
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = []
@@ -266,9 +284,7 @@ class Index:
         if filters.sessions is not None:
             if not filters.sessions:
                 return None
-            clauses.append(
-                (tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "sid", list(filters.sessions)))
-            )
+            clauses.append((tantivy.Occur.Must, self._sessions(filters.sessions)))
         if filters.since is not None:
             clauses.append(
                 (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))
@@ -279,6 +295,8 @@ class Index:
             clauses.append((tantivy.Occur.Must, self._any_of("status", filters.statuses)))
         for sid in filters.exclude_sessions:
             clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
+        for status in filters.exclude_statuses:
+            clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "status", status, index_option="basic")))
         return clauses
 
     def build_query(self, terms: list[str], filters: Filters) -> tantivy.Query | None:
@@ -308,35 +326,25 @@ class Index:
             Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None
         ]
 
-    def filter_query(self, filters: Filters) -> tantivy.Query | None:
-        """The filters alone, as a query that matches what they allow and scores nothing (recall's
-        query helper: a term-set filter inside build_query's query adds to every hit's score)."""
+    def filter_clauses(self, filters: Filters) -> list[tuple[tantivy.Occur, tantivy.Query]] | None:
+        """The filters as clauses to AND with a scored query without adding to its score (recall's
+        query helper): the positive ones inside one constant-score query, the exclusions as they
+        are. A MUST term on a field every document has (e.g. status:active) costs a walk over every
+        document, so exclusions are cheaper spelled as MUST_NOT. None when nothing can match."""
         clauses = self._filter_clauses(filters)
         if clauses is None:
             return None
-        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, tantivy.Query.all_query()), *clauses])
-        return tantivy.Query.const_score_query(query, 0.0)
+        must = [c for c in clauses if c[0] == tantivy.Occur.Must]
+        out = [c for c in clauses if c[0] != tantivy.Occur.Must]
+        if must:
+            out.insert(0, (tantivy.Occur.Must, tantivy.Query.const_score_query(tantivy.Query.boolean_query(must), 0.0)))
+        return out
 
-    def search_best_of(
-        self, alternatives: list[tuple[list[str], float]], filters: Filters = Filters(), limit: int = 200
-    ) -> list[tuple[float, int, int, int]]:
-        """Recall's query helper: documents matching any of `alternatives` (analyzed words that must
-        all occur, and a weight), each scored by its best alternative's BM25 times that weight
-        (a disjunction-max of boosted queries; the filters add nothing to the score). Returns
-        plain (score, message_rowid, session_rowid, knowledge_rowid) tuples, as `Hit` has them:
-        recall reads thousands per prompt."""
-        subs = []
-        for words, weight in alternatives:
-            if not words:
-                continue
-            terms = [tantivy.Query.term_query(self.schema, "text", w, index_option="freq") for w in words]
-            q = terms[0] if len(terms) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Must, t) for t in terms])
-            subs.append(q if weight == 1.0 else tantivy.Query.boost_query(q, weight))
-        filter_q = self.filter_query(filters)
-        if not subs or filter_q is None:
+    def _run(self, text_q: tantivy.Query, filters: Filters, limit: int) -> list[tuple[float, int, int, int]]:
+        clauses = self.filter_clauses(filters)
+        if clauses is None:
             return []
-        text_q = subs[0] if len(subs) == 1 else tantivy.Query.disjunction_max_query(subs)
-        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), (tantivy.Occur.Must, filter_q)])
+        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), *clauses]) if clauses else text_q
         searcher = self._index.searcher()
         result = searcher.search(query, limit=limit, count=False)
         if not result.hits:
@@ -346,6 +354,40 @@ class Index:
         sids = searcher.fast_field_values("sid", addrs)
         kids = searcher.fast_field_values("kid", addrs)
         return [(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None]
+
+    def _best_of(self, alternatives: list[tuple[list[str], float]]) -> tantivy.Query | None:
+        subs = []
+        for words, weight in alternatives:
+            if not words:
+                continue
+            terms = [tantivy.Query.term_query(self.schema, "text", w, index_option="freq") for w in words]
+            q = terms[0] if len(terms) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Must, t) for t in terms])
+            subs.append(q if weight == 1.0 else tantivy.Query.boost_query(q, weight))
+        if not subs:
+            return None
+        return subs[0] if len(subs) == 1 else tantivy.Query.disjunction_max_query(subs)
+
+    def search_best_of(
+        self, alternatives: list[tuple[list[str], float]], filters: Filters = Filters(), limit: int = 200
+    ) -> list[tuple[float, int, int, int]]:
+        """Recall's query helper: documents matching any of `alternatives` (analyzed words that must
+        all occur, and a weight), each scored by its best alternative's BM25 times that weight
+        (a disjunction-max of boosted queries; the filters add nothing to the score). Returns
+        plain (score, message_rowid, session_rowid, knowledge_rowid) tuples, as `Hit` has them:
+        recall reads thousands per prompt."""
+        text_q = self._best_of(alternatives)
+        return [] if text_q is None else self._run(text_q, filters, limit)
+
+    def search_any_of(
+        self, groups: list[list[tuple[list[str], float]]], filters: Filters = Filters(), limit: int = 200
+    ) -> list[tuple[float, int, int, int]]:
+        """Documents matching any of `groups` (each a `search_best_of` alternatives list), scored by
+        the sum of each group's best-alternative score: the documents that hold most of them first."""
+        subs = [q for q in map(self._best_of, groups) if q is not None]
+        if not subs:
+            return []
+        text_q = subs[0] if len(subs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in subs])
+        return self._run(text_q, filters, limit)
 
     def idf(self, terms: list[str]) -> dict[str, float]:
         """BM25's inverse document frequency of each analyzed term in the text field (a term no
@@ -360,10 +402,10 @@ class Index:
             out[t] = math.log(1 + (n - df + 0.5) / (df + 0.5))
         return out
 
-    def doc_freqs(self, terms: list[str]) -> dict[str, int]:
-        """How many documents hold each analyzed term in the text field (recall's query helper)."""
+    def doc_freqs(self, terms: Iterable[str], field: str = "text") -> dict[str, int]:
+        """How many documents hold each term (analyzed for the text field, raw for the others)."""
         searcher = self._index.searcher()
-        return {t: searcher.doc_freq("text", t) for t in terms}
+        return {t: searcher.doc_freq(field, t) for t in terms}
 
     def num_docs(self) -> int:
         return self._index.searcher().num_docs

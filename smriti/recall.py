@@ -86,6 +86,9 @@ MIN_COVERAGE_SINGLE = 0.6  # a candidate that matches only one concept of severa
 MIN_COVERAGE_SPREAD = 0.25  # ... or this much, when the candidate matches MIN_MATCHED concepts
 MIN_MATCHED = 3
 MATCHED_MIN_IDF = 3.5  # a concept counts toward MIN_MATCHED if at most ~3% of documents hold it
+# smriti.knowledge.STATUSES but "active" (a test holds them equal): not imported, its regexes cost
+# the first prompt ~10 ms
+INACTIVE_STATUSES = ("superseded", "withdrawn")
 
 # ---- context ------------------------------------------------------------------------------------
 CHARS_PER_TOKEN = 4  # a conservative estimate for English prose and code
@@ -434,12 +437,16 @@ def _key(hit: tuple[float, int, int, int]) -> Key:
 def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple[str, ...] = ()) -> list[Candidate]:
     """Candidates with their aggregated score and coverage, best first (no boosts, no floor).
 
-    One search per concept for its own words and one for its expansions (each a disjunction-max,
-    so a document scores its best alternative), over the whole store and, when the asking project
-    is known, once more within it (so its sessions are not crowded out of the candidates by other
-    projects'). A cheap first ranking (each concept's best match, PROJECT_BOOST for the asking
-    project's) picks POOL candidates; concepts that hit the PER_TERM cap are searched again within
-    them, and they are scored in full."""
+    A concept is searched for its own words and, separately, for its expansions (each a
+    disjunction-max, so a document scores its best alternative). A search that names few documents
+    runs over the whole store and, when the asking project is known, once more within it (so its
+    sessions are not crowded out by other projects'). A common one (more documents than PER_TERM,
+    from the index's document frequencies) is not searched alone: its top hits by BM25 would only be
+    the shortest documents that hold a common word. It counts as matched in a cheap first ranking,
+    and the documents that hold most common concepts are found by one search over all of them,
+    when such a candidate could clear the floor at all. The first ranking (each concept's best
+    match, PROJECT_BOOST for the asking project's) picks POOL candidates; the common concepts are
+    searched within them, and they are scored in full."""
     channels: list[tuple[int, bool, list[tuple[list[str], float]]]] = []
     for i, c in enumerate(concepts):
         own = [(t.split(), 1.0) for t, w in c.terms.items() if w >= 1.0]
@@ -449,27 +456,52 @@ def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple
             channels.append((i, False, more))
     in_project = Filters(**{**filters.__dict__, "projects": project}) if project else None
     per_term = PER_TERM_BESIDE_PROJECT if project else PER_TERM
+    df = index.doc_freqs({w for _, _, alts in channels for words, _ in alts for w in words})
+
+    def documents(alternatives: list[tuple[list[str], float]]) -> int:  # at most this many match
+        return sum(min(df[w] for w in words) for words, _ in alternatives)
+
+    common = [n for n, (_, _, alts) in enumerate(channels) if documents(alts) >= per_term]
     hits: list[Docs] = []
-    truncated = []
     local: set[tuple[str, int]] = set()
     for n, (_, _, alternatives) in enumerate(channels):
+        if n in common:
+            hits.append({})
+            continue
         found = index.search_best_of(alternatives, filters, limit=per_term)
-        if len(found) >= per_term:
-            truncated.append(n)
         if in_project is not None:
             mine = index.search_best_of(alternatives, in_project, limit=LOCAL_PER_TERM)
             local.update(_key(h) for h in mine)
             found += mine
         hits.append(_collect(found))
-    pool = _pool(concepts, channels, hits, local, {channels[n][0] for n in truncated})
-    if truncated and pool:
+    partial = {channels[n][0] for n in common}
+    extra: Docs = {}
+    if common and _common_may_clear(concepts, partial):
+        groups = [channels[n][2] for n in common]
+        found = index.search_any_of(groups, filters, limit=POOL)
+        if in_project is not None:
+            mine = index.search_any_of(groups, in_project, limit=POOL)
+            local.update(_key(h) for h in mine)
+            found += mine
+        extra = _collect(found)
+    pool = _pool(concepts, channels, hits, local, partial, extra)
+    if common and pool:
         sids = tuple(sorted({rowid for kind, rowid in pool if kind == "session"} | {0}))
         within = Filters(**{**filters.__dict__, "sessions": sids})
-        for n in truncated:
+        for n in common:
             hits[n] = _collect(index.search_best_of(channels[n][2], within, limit=REFINE_LIMIT))
     keep = set(pool)
     hits = [{k: v for k, v in by_key.items() if k in keep} for by_key in hits]
     return sorted(_score(concepts, channels, hits).values(), key=lambda c: (-c.score, c.kind, c.rowid))
+
+
+def _common_may_clear(concepts: list[Concept], common: set[int]) -> bool:
+    """Whether a candidate holding every common concept and no other could clear the floor (if
+    not, the search for such candidates is skipped: the rare concepts' hits are the candidates)."""
+    total_idf = sum(c.idf for c in concepts) or 1.0
+    coverage = sum(concepts[i].idf for i in common) / total_idf
+    specific = sum(concepts[i].idf >= MATCHED_MIN_IDF for i in common)
+    return _floor(coverage, len(common), specific, len(concepts))
 
 
 def _collect(hits: list[tuple[float, int, int, int]]) -> Docs:
@@ -487,11 +519,13 @@ def _collect(hits: list[tuple[float, int, int, int]]) -> Docs:
     return out
 
 
-def _pool(concepts: list[Concept], channels: list, hits: list[Docs], local: set[Key], partial: set[int]) -> list[Key]:
+def _pool(concepts: list[Concept], channels: list, hits: list[Docs], local: set[Key], partial: set[int],
+          extra: Docs) -> list[Key]:
     """The POOL best candidates of a cheap first ranking: those that may clear the floor first,
     then by coverage × the sum of each concept's best match (the asking project's, `local`,
     boosted as the final ranking will), where the concepts whose search was cut off at the cap
-    (`partial`: common words) count as matched. Ranked by the sum alone, sessions that match a
+    (`partial`: common words, not searched alone) count as matched, and `extra` holds the
+    candidates of the one search over all of them. Ranked by the sum alone, sessions that match a
     query's common words many times crowd out the one that matches its rare words."""
     total_idf = sum(c.idf for c in concepts) or 1.0
     best: list[dict[Key, float]] = [{} for _ in concepts]
@@ -508,6 +542,8 @@ def _pool(concepts: list[Concept], channels: list, hits: list[Docs], local: set[
     for per_key in best:
         for key, v in per_key.items():
             total[key] = total.get(key, 0.0) + v
+    for key, docs in extra.items():  # the documents that hold most common concepts (a summed score)
+        total[key] = total.get(key, 0.0) + max(docs.values())
     for key in local:
         if key in total:
             total[key] *= PROJECT_BOOST
@@ -656,7 +692,8 @@ def recall(
     if not concepts:
         return RecallResult("", [])
     exclude = tuple(store.session_rowids_for_native(exclude_native_ids))
-    candidates = rank(index, concepts, Filters(exclude_sessions=exclude, statuses=("active",)), tuple(project or ()))
+    filters = Filters(exclude_sessions=exclude, exclude_statuses=INACTIVE_STATUSES)
+    candidates = rank(index, concepts, filters, tuple(project or ()))
     candidates = [c for c in candidates if _clears_floor(c, len(concepts))]
     if not candidates:
         return RecallResult("", [])

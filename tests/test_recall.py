@@ -278,3 +278,11 @@ def test_session_start_tiers_within_budget(runner, tmp_path) -> None:
         assert session_start(app.store, (), now=now) == ""
     finally:
         app.close()
+
+
+def test_recall_excludes_every_knowledge_status_but_active() -> None:
+    # recall spells the filter as an exclusion (cheaper in Tantivy) without importing smriti.knowledge
+    from smriti.knowledge import STATUSES
+    from smriti.recall import INACTIVE_STATUSES
+
+    assert set(INACTIVE_STATUSES) == set(STATUSES) - {"active"}
