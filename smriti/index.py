@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import shutil
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -132,6 +131,8 @@ class Index:
         return index
 
     def _wipe(self) -> None:
+        import shutil  # only to start over: not on the hook's path
+
         if self.dir.exists():
             shutil.rmtree(self.dir)
         self.dir.mkdir(parents=True)

@@ -9,7 +9,6 @@ cwds and must stay fast.
 
 from __future__ import annotations
 
-import configparser
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -69,6 +68,8 @@ def _common_dir(git_dir: Path) -> Path:
 
 
 def _remote_url(common: Path) -> str | None:
+    import configparser  # ~2 ms the prompt hook skips when the cwd is no git repo or is cached
+
     parser = configparser.RawConfigParser(strict=False)
     try:
         parser.read(common / "config", encoding="utf-8")

@@ -8,7 +8,6 @@ table in the same transaction; the index drains it (see index.py).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -30,19 +29,28 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _sha256(data: bytes) -> Any:
+    # hashlib costs the first prompt's in-process recall ~3 ms (OpenSSL), which reads no hashes
+    global _sha256
+    from hashlib import sha256
+
+    _sha256 = sha256
+    return sha256(data)
+
+
 def text_hash(text: str) -> bytes:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+    return _sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 def key_hash(agent: str, key: str) -> int:
     """A message key as a signed 64-bit integer, unique within the agent (collisions: ~n²/2⁶⁴)."""
-    digest = hashlib.sha256(f"{agent}\0{key}".encode("utf-8", "surrogatepass")).digest()
+    digest = _sha256(f"{agent}\0{key}".encode("utf-8", "surrogatepass")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def public_session_id(agent: str, native_id: str) -> str:
     """smriti's id for a session: stable on every machine for the same agent session."""
-    return hashlib.sha256(f"{agent}\0{native_id}".encode()).hexdigest()[:16]
+    return _sha256(f"{agent}\0{native_id}".encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -1052,4 +1060,90 @@ class Store:
             "pending_index": self.outbox_size(),
             "agents": per_agent,
             "last_ingest": c.execute("select max(ingested_at) from sources").fetchone()[0],
+        }
+
+    # ---- status: the health report's readers, and the per-source error record ---------------
+
+    def save_source_errors(self, path: str, agent: str, errors: list[str]) -> None:
+        """Replace what the last read of a source went wrong on (nothing: the record goes)."""
+        with self.conn:
+            if not errors:
+                self.conn.execute("delete from source_errors where path = ?", (path,))
+                return
+            self.conn.execute(
+                "insert or replace into source_errors (path, agent, errors, first_error, at) values (?,?,?,?,?)",
+                (path, agent, len(errors), errors[0], utc_now()),
+            )
+
+    def source_errors(self) -> list[dict[str, Any]]:
+        """Sources whose last read reported problems, newest first."""
+        return [
+            {"path": r[0], "agent": r[1], "errors": r[2], "error": r[3], "at": r[4]}
+            for r in self.conn.execute(
+                "select path, agent, errors, first_error, at from source_errors order by at desc, path"
+            )
+        ]
+
+    def drop_source_errors(self, paths: Iterable[str]) -> int:
+        with self.conn:
+            n = 0
+            for p in paths:
+                self.conn.execute("delete from source_errors where path = ?", (p,))
+                n += self.conn.changes()
+            return n
+
+    def source_error_paths(self) -> list[str]:
+        return [p for (p,) in self.conn.execute("select path from source_errors")]
+
+    def ingest_by_agent(self) -> dict[str, dict[str, Any]]:
+        """Per agent: sources read and when one was last read."""
+        return {
+            agent: {"sources": n, "last_ingest": last}
+            for agent, n, last in self.conn.execute(
+                "select agent, count(*), max(ingested_at) from sources group by agent order by agent"
+            )
+        }
+
+    def project_counts(self) -> list[dict[str, Any]]:
+        """Sessions and messages per project (None: sessions outside any project), biggest first."""
+        return [
+            {"project": r[1], "project_key": r[0], "sessions": r[2], "messages": r[3], "last_activity": r[4]}
+            for r in self.conn.execute(
+                "select project, max(project_name), count(*), coalesce(sum(message_count), 0), "
+                "max(coalesce(ended_at, started_at, ingested_at)) from sessions group by project "
+                "order by count(*) desc, coalesce(sum(message_count), 0) desc, project"
+            )
+        ]
+
+    def category_counts(self) -> dict[str, int]:
+        """Sessions per primary category (uncategorized included)."""
+        return {
+            c: n
+            for c, n in self.conn.execute(
+                "select coalesce(category, 'uncategorized'), count(*) from sessions group by 1 order by 1"
+            )
+        }
+
+    def knowledge_counts(self) -> list[dict[str, Any]]:
+        """Knowledge items per (category, status, origin)."""
+        return [
+            {"category": r[0], "status": r[1], "origin": r[2], "items": r[3]}
+            for r in self.conn.execute(
+                "select category, status, origin, count(*) from knowledge group by 1, 2, 3 order by 1, 2, 3"
+            )
+        ]
+
+    def sync_states(self) -> list[dict[str, Any]]:
+        """The last sync of every repo: ref, commit and when, newest first."""
+        return [
+            {"repo": r[0], "ref": r[1], "commit": r[2], "synced_at": r[3]}
+            for r in self.conn.execute(
+                "select repo, ref, commit_sha, synced_at from sync_state order by synced_at desc, repo"
+            )
+        ]
+
+    def shared_paths(self, repo: str) -> set[str]:
+        """Paths (relative to the repo root) of the files this user's share wrote into a repo."""
+        return {
+            p for (p,) in self.conn.execute("select path from shares where repo = ? and status = 'shared'", (repo,))
         }
