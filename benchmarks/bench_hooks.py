@@ -3,6 +3,13 @@
     python benchmarks/bench_hooks.py                      # 10k sessions (~200k messages)
     python benchmarks/bench_hooks.py --sessions 500       # quick run
     python benchmarks/bench_hooks.py --workdir /tmp/hb    # keep (and reuse) the corpus and store
+    python benchmarks/bench_hooks.py --corpus recall --workdir /tmp/hbr
+                                   # the recall benchmark's corpus at 10x (18k sessions, ~193k messages)
+
+Two corpora. `synthetic` (corpus.py): a 112-word vocabulary, so every prompt word but the needle is
+in ~40% of documents — the worst case for recall's work per prompt. `recall` (recall/generate.py):
+six projects' real-shaped sessions, prompts from its labeled queries (hits: the close and
+paraphrased questions, asked from the fact's project) and its unrelated prompts (misses).
 
 Every number is a real `smriti hook …` process started the way an agent starts it (stdin JSON,
 stdout read to the end), warm (OS caches hot, bytecode compiled), next to `python -c pass` from
@@ -39,7 +46,7 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
 
 
-def build(work: Path, sessions: int, seed: int) -> tuple[Path, dict]:
+def build(work: Path, sessions: int, seed: int, kind: str = "synthetic") -> tuple[Path, dict]:
     from smriti.adapters import load_registry
     from smriti.config import UserConfig
     from smriti.index import Index
@@ -52,14 +59,42 @@ def build(work: Path, sessions: int, seed: int) -> tuple[Path, dict]:
         with Store(data / "smriti.db") as store:
             return data, store.stats()
     t0 = time.perf_counter()
-    generate(corpus, sessions, seed)
+    if kind == "recall":
+        from recall.generate import generate as generate_recall
+
+        generate_recall(corpus, distractors=sessions, seed=11)
+    else:
+        generate(corpus, sessions, seed)
     store = Store(data / "smriti.db")
-    result = ingest(store, Index(data / "index"), load_registry(), UserConfig(), ["claude-code"], [corpus])
+    root = corpus / "claude" if kind == "recall" else corpus
+    result = ingest(store, Index(data / "index"), load_registry(), UserConfig(), ["claude-code"], [root])
     assert not result.errors, result.errors[:3]
     stats = store.stats()
     store.close()
     print(f"built {stats['messages']:,} messages in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     return data, stats
+
+
+def bench_prompts(work: Path, kind: str, sessions: int, n: int) -> list[tuple[str, str]]:
+    """`n` prompts and the cwd each is asked from, alternating one that a session covers and one
+    none does."""
+    rng = random.Random(7)
+    if kind == "recall":
+        meta = json.loads((work / "corpus" / "queries.json").read_text())
+        hits = [(q[k], q["cwd"]) for q in meta["queries"] for k in ("close", "para")]
+        cwds = sorted({q["cwd"] for q in meta["queries"]})
+        misses = [(u, rng.choice(cwds)) for name in ("unrelated", "unrelated_holdout", "unrelated_holdout2") for u in meta[name]]
+        rng.shuffle(hits)
+        rng.shuffle(misses)
+    else:
+        cwd = "/home/dev/payments-api"
+        hits, misses = [], []
+        for _ in range(n):
+            words = " ".join(rng.choice(WORDS) for _ in range(6))
+            hits.append((f"needle{rng.randrange(sessions)} {words}", cwd))
+            words = " ".join(rng.choice(WORDS) for _ in range(6))
+            misses.append((f"why does the {words} fail?", cwd))
+    return [(hits if i % 2 == 0 else misses)[(i // 2) % len(hits if i % 2 == 0 else misses)] for i in range(n)]
 
 
 def timed(cmd: list[str], stdin: str, env: dict[str, str]) -> tuple[float, str]:
@@ -127,7 +162,9 @@ def wait_for_recorder(data: Path, agent: str, session: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sessions", type=int, default=10_000, help="corpus size (10k sessions ≈ 200k messages)")
+    ap.add_argument("--corpus", choices=["synthetic", "recall"], default="synthetic", help="which corpus (see above)")
+    ap.add_argument("--sessions", type=int, default=None,
+                    help="corpus size (synthetic: 10k sessions ≈ 200k messages; recall: 18k distractors ≈ 193k)")
     ap.add_argument("--runs", type=int, default=200, help="runs per measurement")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workdir", type=Path, default=None)
@@ -135,38 +172,39 @@ def main() -> None:
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="smriti-bench-hooks-"))
     work.mkdir(parents=True, exist_ok=True)
-    data, stats = build(work, args.sessions, args.seed)
+    if args.sessions is None:
+        args.sessions = 18_000 if args.corpus == "recall" else 10_000
+    data, stats = build(work, args.sessions, args.seed, args.corpus)
     home = work / "home"
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "SMRITI_DISABLE")}
     env.update(SMRITI_HOME=str(data), HOME=str(home), PYTHONPYCACHEPREFIX=str(work / "pycache"),
                SMRITI_HOOK_SERVER_IDLE="600", SMRITI_RECORD_DELAY="0")  # fmt: skip
-    rng = random.Random(7)
     cwd = "/home/dev/payments-api"
+    prompts = bench_prompts(work, args.corpus, args.sessions, max(args.runs, 100) + 20)
 
-    def prompt_payload(i: int, hit: bool) -> str:
-        words = " ".join(rng.choice(WORDS) for _ in range(6))
-        text = f"needle{rng.randrange(args.sessions)} {words}" if hit else f"why does the {words} fail?"
-        return json.dumps({"session_id": f"bench-{i}", "transcript_path": None, "cwd": cwd, "permission_mode": "default",
+    def prompt_payload(i: int, session: int | None = None) -> str:
+        text, where = prompts[i % len(prompts)]
+        return json.dumps({"session_id": f"bench-{i if session is None else session}", "transcript_path": None, "cwd": where, "permission_mode": "default",
                            "hook_event_name": "UserPromptSubmit", "prompt": text})  # fmt: skip
 
     baseline_cmd = [sys.executable, "-c", "pass"]
     prompt_cmd = [SMRITI, "hook", "claude-code", "prompt"]
     for _ in range(5):  # compile bytecode, warm the OS caches
         timed(baseline_cmd, "", env)
-        timed(prompt_cmd, prompt_payload(-1, True), {**env, "SMRITI_HOOK_SERVER": "0"})
+        timed(prompt_cmd, prompt_payload(-1), {**env, "SMRITI_HOOK_SERVER": "0"})
 
     rows: list[tuple[str, list[float], str]] = []
     base = [timed(baseline_cmd, "", env)[0] for _ in range(args.runs)]
     rows.append(("`python -c pass` (same venv)", base, ""))
 
     # The warm server: the first prompt hook starts it.
-    timed(prompt_cmd, prompt_payload(-2, True), env)
+    timed(prompt_cmd, prompt_payload(-2), env)
     wait_for_server(data, env)
     hits = []
     injected = 0
     for i in range(args.runs):
-        ms, out = timed(prompt_cmd, prompt_payload(i, i % 2 == 0), env)
+        ms, out = timed(prompt_cmd, prompt_payload(i), env)
         hits.append(ms)
         injected += bool(out.strip())
     rows.append(("prompt hook, warm recall server (half hits, half misses)", hits, f"{injected}/{args.runs} injected"))
@@ -177,7 +215,7 @@ def main() -> None:
     rows.append(("session-start hook, warm recall server", starts, ""))
     cold = []
     for i in range(max(10, args.runs // 10)):
-        cold.append(timed(prompt_cmd, prompt_payload(10_000 + i, i % 2 == 0), {**env, "SMRITI_HOOK_SERVER": "0"})[0])
+        cold.append(timed(prompt_cmd, prompt_payload(i, 10_000 + i), {**env, "SMRITI_HOOK_SERVER": "0"})[0])
     rows.append(("prompt hook, in-process (SMRITI_HOOK_SERVER=0; also the first prompt)", cold, ""))
 
     # Record hook: a real transcript of the corpus, the recorder allowed to finish between runs.
@@ -215,8 +253,7 @@ def main() -> None:
     from smriti.hookrecall import Recaller
 
     recaller = Recaller(data)
-    rng = random.Random(7)
-    reqs = [{"op": "recall", "query": json.loads(prompt_payload(i, i % 2 == 0))["prompt"], "cwd": cwd} for i in range(args.runs)]
+    reqs = [{"op": "recall", "query": text, "cwd": where} for text, where in (prompts[i % len(prompts)] for i in range(args.runs))]
     for req in reqs[:5]:
         recaller.answer(req)
     alone = []
@@ -229,7 +266,7 @@ def main() -> None:
                    env=env, check=False)  # fmt: skip
 
     b50 = statistics.median(base)
-    print(f"\nsmriti hook latency — {stats['messages']:,} messages in {stats['sessions']:,} sessions; "
+    print(f"\nsmriti hook latency ({args.corpus} corpus) — {stats['messages']:,} messages in {stats['sessions']:,} sessions; "
           f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} {platform.machine()}, "
           f"{os.cpu_count()} CPUs; {args.runs} runs\n")
     print("| measurement | p50 ms | p99 ms | p50 vs `python -c pass` | note |")

@@ -1,7 +1,7 @@
 """What an agent's hook sent, which agent really sent it, and what to print back.
 
 Lean on purpose: `smriti hook` imports this on every prompt of every agent, so it uses only
-`os` and `json` (no pathlib, no platformdirs, no smriti module with dataclasses).
+`os` and `smriti.hookjson` (no json, pathlib, no platformdirs, no smriti module with dataclasses).
 
 The same `smriti hook claude-code …` command also runs inside Cursor and VS Code (both read
 `~/.claude/settings.json`), and Copilot CLI and VS Code read each other's hook files, so the agent
@@ -21,9 +21,10 @@ the agents' own documentation (see docs/agent-hooks.md):
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+from smriti import hookjson
 
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline")
 ALIASES = {"claude": "claude-code", "vscode": "copilot", "gemini-cli": "gemini", "copilotcli": "copilot-cli"}
@@ -149,11 +150,11 @@ def render(agent: str, kind: str, text: str, *, via: str | None = None) -> str |
     file ran the command, when another agent read it (Cursor through Claude Code's settings)."""
     if text and kind in (PROMPT, START):
         if agent == "cline":
-            return json.dumps({"cancel": False, "contextModification": text}, ensure_ascii=False)
+            return hookjson.dumps({"cancel": False, "contextModification": text})
         if agent == "cursor" and kind == START:
             if via == "claude-code":  # Cursor accepts Claude's nested shape from Claude's files
                 return _nested("SessionStart", text)
-            return json.dumps({"additional_context": text}, ensure_ascii=False)
+            return hookjson.dumps({"additional_context": text})
         event = NATIVE_EVENT.get((agent, kind))
         if event:
             return _nested(event, text)
@@ -161,7 +162,7 @@ def render(agent: str, kind: str, text: str, *, via: str | None = None) -> str |
 
 
 def _nested(event: str, text: str) -> str:
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+    return hookjson.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
 
 
 def can_inject(agent: str, kind: str) -> bool:

@@ -8,14 +8,15 @@
 
 Each line is one `write()` on an O_APPEND descriptor (no lock, so a hook never waits on another);
 past its size cap a file is renamed to `<name>.1` (replacing the previous one) and starts over.
-Lean: only `os`, `json` and `time`, because the prompt hook imports it.
+Lean: only `os`, `time` and `smriti.hookjson`, because the prompt hook imports it.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
+
+from smriti import hookjson
 
 FAILURE_LOG = "hooks.log"
 INJECTION_LOG = "injections.jsonl"
@@ -34,7 +35,7 @@ def now_iso() -> str:
 
 
 def _append(path: str, record: dict, max_bytes: int) -> None:
-    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", "replace")
+    line = (hookjson.dumps(record) + "\n").encode("utf-8", "replace")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
         if os.stat(path).st_size + len(line) > max_bytes:
@@ -76,7 +77,7 @@ def _read_lines(path: str) -> list[dict]:
             with open(p, encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     try:
-                        rec = json.loads(line)
+                        rec = hookjson.loads(line)
                     except ValueError:
                         continue  # a torn line from a crash, or a foreign edit
                     if isinstance(rec, dict):

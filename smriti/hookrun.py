@@ -20,11 +20,10 @@ keeps recall in-process.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
-from smriti import hookio
+from smriti import hookio, hookjson
 from smriti.hookio import PROMPT, START
 
 DEFAULT_TIMEOUT = 5.0
@@ -77,7 +76,7 @@ def _read_payload(extra: list[str]) -> dict:
         except (OSError, ValueError, AttributeError):
             raw = ""
     try:
-        payload = json.loads(raw) if raw.strip() else {}
+        payload = hookjson.loads(raw) if raw.strip() else {}
     except ValueError:
         return {}
     return payload if isinstance(payload, dict) else {}

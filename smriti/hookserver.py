@@ -15,14 +15,15 @@ Lifecycle, all of it the server's own business:
   request;
 - the socket is created 0600 inside a 0700 directory.
 
-The client side (`request`, `spawn`, `stop`) is lean: socket, json, os only.
+The client side (`request`, `spawn`, `stop`) is lean: _socket, smriti.hookjson, os only.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+
+from smriti import hookjson
 
 IDLE_SECONDS = 1800
 SPAWN_BACKOFF_SECONDS = 60  # after a server failed to start, in-process only for this long
@@ -95,7 +96,7 @@ def request(data: str, req: dict, timeout: float) -> dict:
             sock.connect(path)
         except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
             raise Unavailable(str(exc)) from None
-        sock.sendall(json.dumps(req, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
+        sock.sendall(hookjson.dumps(req).encode("utf-8", "surrogatepass") + b"\n")
         chunks = []
         while True:
             chunk = sock.recv(65536)
@@ -106,7 +107,7 @@ def request(data: str, req: dict, timeout: float) -> dict:
         sock.close()
     if not chunks:
         raise Unavailable("the server closed the connection")
-    answer = json.loads(b"".join(chunks))
+    answer = hookjson.loads(b"".join(chunks))
     if not isinstance(answer, dict) or answer.get("restart"):
         raise Unavailable("the server is restarting")
     return answer
@@ -296,7 +297,7 @@ def serve(data: str, idle: float = IDLE_SECONDS) -> int:
                     # server right away gets a working one.
                     release()
                 try:
-                    conn.sendall(json.dumps(reply, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+                    conn.sendall(hookjson.dumps(reply).encode("utf-8", "surrogatepass"))
                 except OSError:
                     pass
     finally:
@@ -314,7 +315,7 @@ def _read_request(conn: object) -> dict:
         buf += chunk
         if len(buf) > MAX_REQUEST_BYTES:
             raise ValueError("request too large")
-    req = json.loads(buf.split(b"\n", 1)[0] or b"{}")
+    req = hookjson.loads(buf.split(b"\n", 1)[0] or b"{}")
     if not isinstance(req, dict):
         raise ValueError("request is not an object")
     return req

@@ -431,7 +431,7 @@ def test_record_hook_through_claude_settings_records_as_cursor(isolated_env: Pat
 # ---- the lean path ----------------------------------------------------------------------------
 
 LEAN = """
-import io, json, sys
+import io, sys
 sys.argv = ["smriti", "hook", {agent!r}, {event!r}]
 sys.stdin = io.TextIOWrapper(io.BytesIO({payload!r}.encode()))
 from smriti.console import main
@@ -440,6 +440,7 @@ try:
 except SystemExit as exc:
     code = exc.code
 heavy = sorted(m for m in {heavy!r} if m in sys.modules)
+import json
 print(json.dumps({{"code": code, "heavy": heavy}}), file=sys.stderr)
 """
 
@@ -471,8 +472,14 @@ def test_every_hook_stays_off_click_and_frontmatter(store: Path, isolated_env: P
     if server:
         hook("claude-code", "prompt", claude_prompt("start the server", "lean-boot"), isolated_env, store)
         _wait_for_server(store)
-    # With a warm server the prompt hook loads no store, index or matcher either.
-    heavy = ("click", "frontmatter", "yaml") + (("tantivy", "apsw", "rapidfuzz", "smriti.store") if server else ())
+    # With a warm server the prompt hook loads no store, index or matcher either, and not even the
+    # json package (its `re` and `enum` cost half of Python's own start-up; smriti.hookjson instead).
+    warm = ("tantivy", "apsw", "rapidfuzz", "smriti.store", "json", "re", "enum", "socket", "pathlib")
+    # (Less what this interpreter loads before any smriti code: an editable install's finder
+    # imports pathlib and re at start-up.)
+    at_start = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"], capture_output=True,
+                              text=True, env=env, check=True).stdout.split()  # fmt: skip
+    heavy = ("click", "frontmatter", "yaml") + tuple(m for m in warm if m not in at_start and server)
     for agent, events in EVENTS.items():
         for n, (event, payload) in enumerate(events):
             for attempt in range(3):
