@@ -9,8 +9,6 @@ results); where it is missing or differs (another Python implementation), this f
 
 from __future__ import annotations
 
-from typing import Any
-
 _WS = " \t\n\r"  # JSON's whitespace
 
 
@@ -29,11 +27,11 @@ class _Context:
         return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
 
 
-def _unsupported(obj: Any) -> Any:
+def _unsupported(obj: object) -> object:
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
-def _fallback() -> tuple[Any, Any]:
+def _fallback() -> tuple[object, object]:
     import json
 
     return json.loads, lambda obj: json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
@@ -50,7 +48,7 @@ except (ImportError, AttributeError, TypeError):
     _loads_fallback, _dumps_fallback = _fallback()
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str | bytes) -> object:
     """`json.loads` (bytes are UTF-8, lone surrogates allowed as `json` allows them). Raises
     ValueError on anything that is not one JSON value."""
     if isinstance(text, (bytes, bytearray)):
@@ -67,7 +65,7 @@ def loads(text: str | bytes) -> Any:
     return value
 
 
-def dumps(obj: Any) -> str:
+def dumps(obj: object) -> str:
     """`json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`: compact, non-ASCII kept.
     Raises TypeError for what JSON cannot hold, ValueError for a circular structure."""
     if _encode is None:
