@@ -323,34 +323,25 @@ def _show_knowledge(item: dict[str, Any], json_: bool) -> None:
 @click.option("json_", "--json", is_flag=True, help="Print status as JSON.")
 @click.pass_context
 def status(ctx: click.Context, json_: bool) -> None:
-    """Counts and health of the local store and index.
+    """A health report: what is stored per agent, project and category, adapter errors, hooks,
+    index freshness, data size, knowledge, syncs and pending shares.
+
+    Read-only: problems are reported (`smriti doctor --repair` fixes them). Tables on a
+    terminal, plain text when piped; --json for scripts.
 
     \b
     Example:
         smriti status
         smriti status --json
     """
-    from smriti.status import status as run_status
+    from smriti.status import print_status, status as run_status
 
     app = _app(ctx)
     data = run_status(app)
     if json_:
         emit_json(data)
         return
-    click.echo(f"data dir:  {data['data_dir']}")
-    click.echo(f"store:     {data['sessions']} sessions, {data['messages']} messages, {data['projects']} projects ({data['store_bytes']:,} bytes)")
-    click.echo(f"index:     {data['index_docs']} documents, {data['pending_index']} pending ({data['index_bytes']:,} bytes)")
-    click.echo(f"sources:   {data['sources']} files read, last ingest {data['last_ingest'] or 'never'}")
-    for agent, counts in data["agents"].items():
-        click.echo(f"  {agent:14} {counts['sessions']:6} sessions {counts['messages']:8} messages")
-    click.echo(f"knowledge: {data.get('knowledge', 0)} team items")
-    hooks = data.get("hooks") or {}
-    if hooks.get("failures_24h"):
-        last = hooks["last_failure"]
-        click.echo(f"hooks:     {hooks['failures_24h']} failures in 24 h (last {last['time']} {last['agent']} "
-                   f"{last['event']}: {last['error']}); see {hooks['log']}")  # fmt: skip
-    if data["disabled"]:
-        click.echo("smriti is disabled (SMRITI_DISABLE=1)")
+    print_status(data)
 
 
 @cli.command("categorize")
@@ -870,8 +861,10 @@ def prune(ctx: click.Context, days: int, kind: str | None, json_: bool) -> None:
 @click.option("json_", "--json", is_flag=True, help="Print the checks as JSON.")
 @click.pass_context
 def doctor(ctx: click.Context, repair: bool, json_: bool) -> None:
-    """Check the store, the index against the store, orphaned data and ingest state.
+    """Check the store, the index against the store, orphaned data, ingest state and the
+    agents' hook installations; with --repair, fix what can be fixed and say what was done.
 
+    --repair never rewrites an agent's settings: it names the `smriti hooks install` to run.
     Exit 1 when a problem remains.
 
     \b
@@ -879,44 +872,17 @@ def doctor(ctx: click.Context, repair: bool, json_: bool) -> None:
         smriti doctor
         smriti doctor --repair --json
     """
-    from smriti.maintenance import DoctorReport, doctor as run_doctor
-    from smriti.errors import StoreError
+    from smriti.maintenance import doctor_all
+    from smriti.status import print_doctor
 
     app = _app(ctx)
-    try:
-        report = run_doctor(app.store, app.index, repair=repair)
-    except StoreError as exc:
-        report = DoctorReport()
-        report.add("store readable", False, str(exc))
-        if repair:
-            moved = _set_store_aside()
-            report.repaired.append(f"moved the unreadable store to {moved}; run `smriti ingest` and `smriti sync` to rebuild")
-            report.checks[-1]["ok"] = True
+    report = doctor_all(app, repair=repair)
     if json_:
         emit_json(report.to_json())
     else:
-        for c in report.checks:
-            mark = click.style("ok  ", fg="green") if c["ok"] else click.style("FAIL", fg="red")
-            click.echo(f"{mark} {c['check']}: {c['detail']}")
-        for r in report.repaired:
-            click.echo(f"fixed: {r}")
-        if report.problems and not repair:
-            click.echo("Run `smriti doctor --repair` to fix what can be fixed.", err=True)
+        print_doctor(report.to_json(), repair)
     if report.problems:
         ctx.exit(1)
-
-
-def _set_store_aside() -> str:
-    import time
-
-    db = paths.db_path()
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    target = db.with_name(f"{db.name}.broken-{stamp}")
-    for suffix in ("", "-wal", "-shm"):
-        part = db.with_name(db.name + suffix)
-        if part.exists():
-            part.rename(target.with_name(target.name + suffix))
-    return str(target)
 
 
 @cli.command("mcp")

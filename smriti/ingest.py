@@ -184,10 +184,12 @@ def _ingest_source(
     if known and known.agent == adapter.name and size >= known.size:
         state = store.source_state(spath)
         resume = state.resume if state else None
+    before = len(result.errors)  # this read's problems replace the source's recorded ones (status shows them)
     try:
         parsed: ParseResult = adapter.parse(path, resume)
     except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
         result.errors.append(Problem(spath, f"adapter {adapter.name!r} failed: {type(exc).__name__}: {exc}"))
+        store.save_source_errors(spath, adapter.name, [_problem_line(p) for p in result.errors[before:]])
         return
     result.files_read += 1
     result.errors.extend(parsed.errors)
@@ -207,7 +209,12 @@ def _ingest_source(
         store.save_source_state(
             SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids)
         )
+    store.save_source_errors(spath, adapter.name, [_problem_line(p) for p in result.errors[before:]])
     result.sessions_found += len(native_ids)
+
+
+def _problem_line(p: Problem) -> str:
+    return f"line {p.line}: {p.error}" if p.line is not None else p.error
 
 
 def _fingerprint(path: Path, st: os.stat_result) -> tuple[int, int]:

@@ -247,3 +247,21 @@ def m003_knowledge(conn: apsw.Connection) -> None:
         ) without rowid;
         """
     )
+
+
+@migration
+def m004_source_errors(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- What the last read of a source went wrong on (bad lines, an adapter that failed), for
+        -- `smriti status`. Replaced on the source's next read; no row when that read was clean.
+        -- Not tied to `sources`: an unreadable source has errors but no read position.
+        create table source_errors (
+            path text primary key,
+            agent text not null,
+            errors integer not null,              -- how many problems that read reported
+            first_error text not null,            -- the first of them, as ingest printed it
+            at text not null
+        ) without rowid;
+        """
+    )
