@@ -936,14 +936,30 @@ def index_path() -> None:
 
 
 @cli.command("path")
-def path_cmd() -> None:
-    """Print smriti's data folder (set SMRITI_HOME to move it).
+@click.option("all_", "--all", is_flag=True, help="Every file and folder smriti uses, one per line.")
+@click.option("json_", "--json", is_flag=True, help="Every location as JSON.")
+def path_cmd(all_: bool, json_: bool) -> None:
+    """Print smriti's data folder (set SMRITI_HOME to move it), or with --all where everything lives.
 
     \b
     Example:
         smriti path
+        cd "$(smriti path)"
+        smriti path --all
+        smriti path --json
     """
-    click.echo(str(paths.data_dir()))
+    from smriti.status import locations
+
+    if not (all_ or json_):
+        click.echo(str(paths.data_dir()))
+        return
+    where = locations(paths.data_dir())
+    if json_:
+        emit_json(where)
+        return
+    width = max(map(len, where))
+    for name, value in where.items():
+        click.echo(f"{name:{width}}  {value if value is not None else '-'}")
 
 
 @cli.command()

@@ -86,6 +86,26 @@ def _status(app: App, cwd: Path | None) -> dict[str, Any]:
     }
 
 
+def locations(data_dir: Path, cwd: Path | None = None) -> dict[str, str | None]:
+    """Every file and folder smriti reads or writes on this machine (and the current repo's
+    `.smriti/`, when there is one). None: not applicable here."""
+    from smriti import hookio, hookserver
+
+    repo = repo_around(cwd)
+    logs = hooklog.logs_dir(str(data_dir))
+    return {
+        "data_dir": str(data_dir),
+        "store": str(paths.db_path(data_dir)),
+        "index": str(paths.index_dir(data_dir)),
+        "config": str(paths.config_path(data_dir)),
+        "hook_failures_log": os.path.join(logs, hooklog.FAILURE_LOG),
+        "injection_log": os.path.join(logs, hooklog.INJECTION_LOG),
+        "hook_state": hookio.hooks_dir(str(data_dir)),
+        "recall_server_socket": hookserver.socket_path(str(data_dir)),
+        "repo_knowledge": str(repo / ".smriti") if repo and (repo / ".smriti").is_dir() else None,
+    }
+
+
 def _by_agent(sessions: dict[str, dict[str, Any]], ingest: dict[str, dict[str, Any]],
               errors: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:  # fmt: skip
     out: dict[str, dict[str, Any]] = {}

@@ -374,3 +374,17 @@ def test_doctor_checks_hook_installations(runner, isolated_env: Path, fake_smrit
     assert [c["check"] for c in report["checks"] if not c["ok"]] == [
         "hooks: claude-code (user scope)", "hooks: codex (project scope)"]  # fmt: skip
     assert report["checks"][-1]["detail"].endswith("run `smriti hooks install --agent codex --scope project`")
+
+
+def test_path_prints_the_data_dir_and_with_all_where_everything_lives(tmp_path: Path) -> None:
+    home = tmp_path / "somewhere"
+    env = {"SMRITI_HOME": str(home)}
+    plain = run_smriti("path", env=env)
+    assert plain.returncode == 0 and plain.stdout == f"{home}\n"
+    where = json.loads(run_smriti("path", "--json", env=env).stdout)
+    assert where["data_dir"] == str(home) and where["store"] == str(home / "smriti.db")
+    assert where["index"] == str(home / "index") and where["config"] == str(home / "config.toml")
+    assert where["injection_log"].startswith(str(home)) and where["repo_knowledge"] is None  # no repo around
+    listing = run_smriti("path", "--all", env=env).stdout.splitlines()
+    assert [ln.split()[0] for ln in listing] == list(where)
+    assert not home.exists()  # asking where things live creates nothing
