@@ -120,6 +120,37 @@ def test_prompt_about_an_earlier_topic_gets_that_session(store: Path, isolated_e
     assert log[-1]["session"] == "11111111-aaaa-4bbb-8ccc-000000000001" and log[-1]["cwd"] == CWD
 
 
+def test_a_synced_teammates_item_reaches_the_prompt_in_its_repo(isolated_env: Path, data_dir: Path, tmp_path: Path) -> None:
+    from smriti import knowledge
+
+    origin, clone = tmp_path / "origin.git", tmp_path / "payments"
+    git = ["git", "-c", "user.name=bob", "-c", "user.email=bob@example.com"]
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True, capture_output=True)
+    item = knowledge.new_item(id="7e1a5b0c9d2f4e11", title="Stripe webhooks arrive twice: dedupe on the event id",
+                              category="bug/fix", author="bob", created="2026-11-01T00:00:00Z",
+                              body="# Stripe webhooks arrive twice\n\n## Summary\nStripe retries a webhook when our "
+                                   "handler is slow, so `invoice.paid` arrived twice and customers were credited "
+                                   "twice. Fix: an idempotency table keyed on the Stripe event id.\n")  # fmt: skip
+    path = clone / ".smriti" / knowledge.item_path(item)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(knowledge.render_bytes(item))
+    for cmd in (["add", "-A"], ["commit", "-qm", "Share: webhook dedupe"], ["push", "-q", "origin", "main"]):
+        subprocess.run([*git, "-C", str(clone), *cmd], check=True, capture_output=True)
+    env = _env(isolated_env, data_dir)
+    synced = run_smriti("sync", "--repo", str(clone), "--json", env=env)
+    assert synced.returncode == 0 and json.loads(synced.stdout)["imported"] == 1, synced.stderr
+
+    def ask(cwd: str, sid: str) -> str:
+        payload = {**claude_prompt("customers got credited twice when a stripe webhook fired, how do we dedupe?", sid), "cwd": cwd}
+        return _context(hook("claude-code", "prompt", payload, isolated_env, data_dir))
+
+    context = ask(str(clone), "team-1")
+    assert "Stripe webhooks arrive twice" in context and "team" in context and "bob" in context
+    assert "smriti show 7e1a5b0c9d2f4e11" in context
+    assert "7e1a5b0c9d2f4e11" not in ask(str(tmp_path), "team-2")  # a team's items stay in their repo
+
+
 def test_unrelated_prompt_gets_nothing(store: Path, isolated_env: Path) -> None:
     proc = hook("claude-code", "prompt", claude_prompt(UNRELATED_PROMPT), isolated_env, store)
     assert proc.returncode == 0 and proc.stdout == ""
