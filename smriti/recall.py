@@ -10,9 +10,11 @@ Ranking (no network, no LLM at query time; measured by benchmarks/recall/):
 - One search per concept for its own words and one for its expansions (a disjunction-max of
   boosted term queries, so a document scores its best alternative; expansions at
   EXPANSION_WEIGHT) over message, session-digest (title, summary, entities) and knowledge-item
-  documents, over the whole store and again within the asking project. A cheap first ranking
-  picks the POOL best candidates; concepts that hit the PER_TERM cap are searched again within
-  them, and they are scored in full.
+  documents, over the whole store and again within the asking project. A concept more documents
+  hold than the PER_TERM cap (known from the index's document frequencies before searching) is
+  not searched alone: one search over all such common concepts finds the documents that hold most
+  of them. A cheap first ranking picks the POOL best candidates; the common concepts are searched
+  again within them, and they are scored in full.
 - A session is more than its best line. Its score is SUM_WEIGHT × the sum over concepts of each
   concept's best match anywhere in the session (digest matches count DIGEST_WEIGHT times), plus
   BEST_DOC_WEIGHT × its best single document (concepts that meet in one message say more), plus
