@@ -97,7 +97,11 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
         result.add(shown, None, "symlink", "knowledge files must be regular files, not symlinks")
         return
     if path.suffix != ".md":
-        result.add(shown, None, "not-markdown", "only .md knowledge files belong in .smriti/knowledge/")
+        if path.name.startswith(".smriti-") and path.suffix == ".tmp":
+            result.add(shown, None, "not-markdown", "a temporary file of an interrupted `smriti share`: delete it "
+                                                    "(the next `smriti share` also removes it)")  # fmt: skip
+        else:
+            result.add(shown, None, "not-markdown", "only .md knowledge files belong in .smriti/knowledge/")
         return
     if not SAFE_NAME.fullmatch(path.name):
         result.add(shown, None, "unsafe-name", "file names use letters, digits, '.', '_' and '-' only")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -107,27 +108,47 @@ class Index:
         self._sessions_memo: tuple[tuple[int, ...] | None, tantivy.Query | None] = (None, None)
         self._index = self._open()
 
+    def _state(self) -> str:
+        """"built", "empty" (started over, waiting for its first rebuild) or "stale" (missing,
+        another schema version, or its files are gone): read from the version file."""
+        try:
+            meta = json.loads((self.dir / VERSION_FILE).read_text())
+        except (OSError, ValueError):
+            return "stale"
+        if not isinstance(meta, dict) or meta.get("schema_version") != SCHEMA_VERSION:
+            return "stale"
+        if not (self.dir / "meta.json").exists():
+            return "stale"
+        return "empty" if meta.get("built") is False else "built"
+
+    def _mark(self, built: bool) -> None:
+        tmp = self.dir / f".{VERSION_FILE}.{os.getpid()}"
+        tmp.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "built": built}))
+        os.replace(tmp, self.dir / VERSION_FILE)  # never half-written: a reader would start over
+
+    def _try_open(self) -> tantivy.Index | None:
+        try:
+            return tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+        except ValueError:  # unreadable files
+            return None
+
     def _open(self) -> tantivy.Index:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        version_file = self.dir / VERSION_FILE
-        try:
-            version = json.loads(version_file.read_text()).get("schema_version")
-        except (OSError, ValueError, AttributeError):
-            version = None
-        if version != SCHEMA_VERSION:
-            self._wipe()
-            self.needs_rebuild = True
-        try:
-            index = tantivy.Index(self.schema, path=str(self.dir), reuse=True)
-        except ValueError:
-            # Unreadable or from another schema: the index is derived, so start over.
-            self._wipe()
-            self.needs_rebuild = True
-            index = tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+        state = self._state()
+        index = self._try_open() if state != "stale" else None
+        if index is None:
+            # Start over, under the writer lock: processes that open a new or stale index together
+            # must not wipe it under each other; the first starts over, the others find it started.
+            with self._writer_lock():
+                state = self._state()
+                index = self._try_open() if state != "stale" else None
+                if index is None:
+                    self._wipe()
+                    index = tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+                    self._mark(built=False)
+                    state = "empty"
+        self.needs_rebuild = state == "empty"
         # Tokenizers that are not built in live only in this process: register on every open.
         index.register_tokenizer(TOKENIZER, self.analyzer)
-        if self.needs_rebuild:
-            version_file.write_text(json.dumps({"schema_version": SCHEMA_VERSION}))
         return index
 
     def _wipe(self) -> None:
@@ -176,7 +197,9 @@ class Index:
     def sync(self, store: Store, progress: Progress | None = None) -> int:
         """Drain the store's outbox into the index; returns the number of changes applied."""
         if self.needs_rebuild:
-            return self.rebuild(store, progress)
+            rebuilt = self.rebuild(store, progress, if_needed=True)
+            if rebuilt is not None:
+                return rebuilt
         applied = 0
         with self._writer_lock():
             total = store.outbox_size()
@@ -215,9 +238,14 @@ class Index:
                     progress(applied, total)
         return applied
 
-    def rebuild(self, store: Store, progress: Progress | None = None) -> int:
-        """Throw the index away and index every message in the store again."""
+    def rebuild(self, store: Store, progress: Progress | None = None, *, if_needed: bool = False) -> int | None:
+        """Throw the index away and index every message in the store again. With `if_needed`, not
+        when another process has built it meanwhile (then None: the caller drains the outbox)."""
         with self._writer_lock():
+            if if_needed and self._state() == "built":
+                self._index.reload()
+                self.needs_rebuild = False
+                return None
             # Everything pending is covered by a full rebuild; clear it first so a change
             # arriving during the rebuild stays queued for the next sync.
             upto = store.outbox_batch(limit=1_000_000)
@@ -235,7 +263,7 @@ class Index:
             self._commit(writer)
             if upto:
                 store.outbox_done(upto[-1][0])
-            (self.dir / VERSION_FILE).write_text(json.dumps({"schema_version": SCHEMA_VERSION}))
+            self._mark(built=True)
             self.needs_rebuild = False
             if progress:
                 progress(n, total)

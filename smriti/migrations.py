@@ -21,13 +21,19 @@ def migration(fn: Migration) -> Migration:
 
 def migrate(conn: apsw.Connection) -> list[str]:
     """Apply the migrations this database lacks, each with its record in one transaction."""
-    conn.execute("create table if not exists _smriti_migrations (name text primary key, applied_at text not null)")
+    with conn:
+        conn.execute("create table if not exists _smriti_migrations (name text primary key, applied_at text not null)")
     applied = {name for (name,) in conn.execute("select name from _smriti_migrations")}
     done = []
     for fn in MIGRATIONS:
         if fn.__name__ in applied:
             continue
+        # Processes that start together on a new (or upgraded) store all see a migration missing:
+        # each asks again inside its write transaction (the connection's transactions are
+        # IMMEDIATE), so one applies it and the others wait, then find it done.
         with conn:
+            if conn.execute("select 1 from _smriti_migrations where name = ?", (fn.__name__,)).fetchone():
+                continue
             fn(conn)
             conn.execute(
                 "insert into _smriti_migrations values (?, ?)",

@@ -9,6 +9,7 @@ redaction first and an item with a residual finding is skipped with the reason (
 from __future__ import annotations
 
 import bisect
+import fcntl
 import hashlib
 import os
 import re
@@ -152,16 +153,49 @@ def _safe_target(repo: Path, rel: PurePosixPath) -> Path:
     return target
 
 
+TEMP_PREFIX, TEMP_SUFFIX = ".smriti-", ".tmp"
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
+    """Write a whole file or none: a temporary file beside it, renamed over it. The temporary file
+    is locked while it is written, so `remove_stale_temp_files` can tell one a killed share left
+    from one being written right now."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".smriti-", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as fh:
+            fcntl.flock(fh, fcntl.LOCK_EX)
             fh.write(data)
-        os.replace(tmp, path)
+            fh.flush()
+            os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def remove_stale_temp_files(folder: Path) -> list[Path]:
+    """Delete the temporary files of writes that never finished (a share killed mid-write): those
+    no live process holds locked. Returns what was deleted."""
+    removed = []
+    for tmp in folder.rglob(f"{TEMP_PREFIX}*{TEMP_SUFFIX}") if folder.is_dir() else ():
+        try:
+            fd = os.open(tmp, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue  # gone already (renamed into place), or not ours to open
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # being written right now
+        else:
+            try:
+                if os.path.samestat(os.fstat(fd), os.lstat(tmp)):  # still the file we locked
+                    tmp.unlink()
+                    removed.append(tmp)
+            except OSError:
+                pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 def select_sessions(store: Store, repo: Path, team: TeamConfig, *, session_ids: tuple[str, ...], project: str | None,
@@ -202,6 +236,8 @@ def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), projec
     settings = team.redact_settings
     author = user_name(repo) or os.environ.get("USER") or None
     repo_key = (projects.resolve(str(repo)) or projects.Project(str(repo), repo.name)).key
+    if not dry_run:
+        remove_stale_temp_files(repo / KNOWLEDGE_DIR)
     found = existing_items(repo)
     result = ShareResult(dry_run=dry_run)
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -293,9 +329,6 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
         current = existing_path.read_bytes()
         existing = knowledge.parse(current, path=str(existing_path))
         known[item_id] = existing
-        touched = knowledge.edited(existing) or (record is not None and record["file_sha"] != _sha(current))
-        if touched and not refresh:
-            return "skipped", f"{existing_path.relative_to(repo)} was edited by a person; --refresh overwrites it"
     item = knowledge.new_item(
         id=item_id, title=title, category=category, body=body,
         created=existing.created if existing else (session.started_at or stamp),
@@ -305,8 +338,16 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
     )  # fmt: skip
     data = knowledge.render_bytes(item)
     if existing_path is not None:
+        rel_existing = str(existing_path.relative_to(repo))
         if data == current:
-            return "unchanged", str(existing_path.relative_to(repo))
+            if not dry_run and (record is None or (record["path"], record["file_sha"]) != (rel_existing, _sha(current))):
+                # Written by a share killed before it recorded the file (or moved in review):
+                # exactly what sharing would write, so it is ours; record it now.
+                store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current))
+            return "unchanged", rel_existing
+        touched = knowledge.edited(existing) or (record is not None and record["file_sha"] != _sha(current))
+        if touched and not refresh:
+            return "skipped", f"{rel_existing} was edited by a person; --refresh overwrites it"
         # Content changed since it was shared: keep the reviewer's location, stamp a new share time.
         data = knowledge.render_bytes(replace(item, shared=stamp))
         target = existing_path

@@ -170,11 +170,16 @@ def index_problem(data_dir: Path) -> str | None:
     if not folder.is_dir():
         return "the index folder is missing"
     try:
-        version = json.loads((folder / VERSION_FILE).read_text()).get("schema_version")
+        meta = json.loads((folder / VERSION_FILE).read_text())
+        version = meta.get("schema_version")
     except (OSError, ValueError, AttributeError):
         return "the index has no readable version marker (deleted or damaged)"
     if version != SCHEMA_VERSION:
         return f"the index has schema version {version}; this smriti needs {SCHEMA_VERSION}"
+    if not (folder / "meta.json").exists():
+        return "the index's files are missing"
+    if meta.get("built") is False:
+        return "the index was started over and has not been rebuilt yet"
     return None
 
 

@@ -749,3 +749,21 @@ def test_show_finds_a_synced_item_by_id(tmp_path: Path) -> None:
     assert (shown["id"], shown["author"], shown["category"]) == ("0123456789abcdef", "carol", "decision/technical")
     assert "pool reconnect" in run_smriti("show", "0123456789abcdef", env=env).stdout
     assert json.loads(run_smriti("status", "--json", env=env).stdout)["knowledge"] == 1
+
+
+def test_stale_temp_files_go_and_a_write_in_progress_stays(tmp_path: Path) -> None:
+    import fcntl
+
+    from smriti.share import remove_stale_temp_files
+
+    folder = tmp_path / "knowledge" / "bug" / "fix"
+    folder.mkdir(parents=True)
+    stale, live, mine = folder / ".smriti-dead.tmp", folder / ".smriti-live.tmp", folder / "item.md"
+    for f in (stale, live, mine):
+        f.write_bytes(b"half a file")
+    with open(live, "rb") as held:  # another share is writing this one right now
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert remove_stale_temp_files(tmp_path / "knowledge") == [stale]
+        assert live.exists() and mine.exists() and not stale.exists()
+    assert remove_stale_temp_files(tmp_path / "knowledge") == [live]
+    assert mine.exists()
