@@ -24,8 +24,10 @@ class App:
     def index(self) -> Index:
         index = Index(paths.index_dir(self.data_dir))
         if index.needs_rebuild:
-            # New or outdated schema: derived state, so rebuild it from the store right away.
-            index.rebuild(self.store)
+            # New or outdated schema: derived state, so rebuild it from the store right away
+            # (unless a process that started together with this one has just done it).
+            if index.rebuild(self.store, if_needed=True) is None:
+                index.sync(self.store)
         return index
 
     @cached_property
