@@ -798,7 +798,7 @@ def hooks_log(limit: int, json_: bool) -> None:
 
 
 @cli.command()
-@click.argument("ident", metavar="SESSION_ID", required=False)
+@click.argument("ident", metavar="[SESSION_ID]", required=False)
 @click.option("--project", "-P", help="Forget every session of this project.")
 @click.option("agent", "--agent", "-a", help="Forget every session of this agent.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before forgetting many sessions.")
