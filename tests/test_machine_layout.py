@@ -81,6 +81,17 @@ def lay_out(home: Path) -> dict[str, list[Path]]:
     placed["roo"] = [p for p in sorted((roo / "tasks").iterdir()) if p.is_dir()]
 
     placed["aider"] = [_copy(shared / "aider" / "zen-mcp-server__.aider.chat.history.md", home / ".aider.chat.history.md")]
+
+    droid = home / ".factory" / "sessions" / "-home-dev-api"
+    _copy(shared / "droid" / "droid-session.settings.json", droid / "3f9c2a1e-droid.settings.json")
+    placed["droid"] = [_copy(shared / "droid" / "droid-session.jsonl", droid / "3f9c2a1e-droid.jsonl")]
+
+    pi = home / ".pi" / "agent" / "sessions" / "--home-dev-app--"
+    placed["pi"] = [_copy(p, pi / f"2026-06-0{i}T10-00-00-000Z_{p.stem}.jsonl")
+                    for i, p in enumerate(sorted((shared / "pi-agent").glob("*.jsonl")), 1)]  # fmt: skip
+
+    windsurf = home / ".windsurf" / "transcripts"
+    placed["windsurf"] = [_copy(shared / "windsurf" / "windsurf-session-simple.jsonl", windsurf / "traj-0001.jsonl")]
     return placed
 
 
