@@ -22,6 +22,9 @@ FOLDERS = {
     "opencode": ("opencode", None),
     "amp": ("amp", "amp"),
     "continue": ("continue", "continue"),
+    "droid": ("droid", "droid"),
+    "pi": ("pi-agent", "pi"),
+    "windsurf": ("windsurf", "windsurf"),
     "generic": (None, "generic"),
 }
 
