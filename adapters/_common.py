@@ -2,7 +2,9 @@
 
 Pure and stdlib only, like the adapters themselves: values in, values out. The few that touch the
 file system only read (the path they are given, or the environment for default locations); none
-writes. Error texts are returned as strings: adapters wrap them in `Problem`s with their path and line.
+writes. Error texts are returned as strings: adapters wrap them in `Problem`s with their path and
+line. The exceptions are the adapter-contract helpers at the end (the never-raise parse guard, the
+cheap JSONL detect, the per-file parser base), which build `ParseResult`s and `Problem`s themselves.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
+
+from smriti.adapters._jsonl import json_type_name
+from smriti.models import Message, ParseResult, Problem
 
 Part = tuple[str, str]  # (message kind, text): "prompt" or "injected_context"
 
@@ -39,8 +46,12 @@ def as_list(value: Any) -> list[Any]:
 
 
 def plural(count: int, noun: str) -> str:
-    """Counts in warnings: "1 record", "3 records"."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """Counts in warnings: "1 record", "3 records", "2 entries"."""
+    if count == 1:
+        return f"{count} {noun}"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return f"{count} {noun[:-1]}ies"
+    return f"{count} {noun}s"
 
 
 def compact_json(value: Any) -> str:
@@ -245,6 +256,19 @@ def join_parts(parts: Iterable[Part]) -> tuple[str, str]:
     return prompt, injected
 
 
+def user_messages(parts: Sequence[Part], key: str, ts: str | None = None) -> list[Message]:
+    """A user turn's parts as at most two messages, in order: the prompt (`key`), the context (`key:ctx` beside one)."""
+    prompt, injected = join_parts(parts)
+    order = [k for k, t in parts if t.strip()]
+    out: list[Message] = []
+    for kind in sorted(set(order), key=order.index):
+        if kind == "prompt":
+            out.append(Message("user", prompt, "prompt", key, ts))
+        else:
+            out.append(Message("user", injected, "injected_context", f"{key}:ctx" if prompt else key, ts))
+    return out
+
+
 # --- whole-file JSON sources and side files ------------------------------------------------------
 
 
@@ -371,3 +395,114 @@ def existing_dirs(candidates: Iterable[Path]) -> list[Path]:
             seen.add(resolved)
             roots.append(candidate)
     return roots
+
+
+# --- the adapter contract: parse never raises, detect is a cheap sniff ----------------------------
+
+SNIFF_BYTES = 4096  # what a sniff reads of a file
+DETECT_FILES = 5  # a folder is sniffed through its first few sources only: detect must be cheap
+
+
+def guarded_parse(
+    parse: Callable[[Path, Any], ParseResult], path: Path, resume: Any, error: str = "session could not be read"
+) -> ParseResult:
+    """`parse(path, resume)` with any exception turned into one error: the contract says parse never raises."""
+    try:
+        return parse(path, resume)
+    except Exception as exc:  # defensive: parse must never raise
+        return ParseResult(errors=[Problem(str(path), f"{error} ({type(exc).__name__}: {exc})")])
+
+
+def first_json_line(path: Path, *, strict: bool = True, limit: int = SNIFF_BYTES) -> Any:
+    """A file's first line as JSON, None when it is not: what a JSONL sniff looks at (OSError propagates)."""
+    with open(path, "rb") as fh:
+        head = fh.read(limit).split(b"\n", 1)[0]
+    try:
+        return json.loads(head, strict=strict)  # strict=False: raw control characters inside strings
+    except ValueError:  # UnicodeDecodeError is a ValueError
+        return None
+
+
+def detect_jsonl(
+    path: Path,
+    home: tuple[str, ...],
+    discover: Callable[[Path], Iterable[Path]],
+    sniff: Callable[[Path], bool],
+    *,
+    files: int = DETECT_FILES,
+) -> bool:
+    """`detect` for agents with one JSONL file a session: their home folder, or what sniffs as theirs; never raises."""
+    try:
+        if path.is_dir():  # `home`: the folder's last parts, e.g. (".factory", "sessions")
+            return path.parts[-len(home) :] == home or any(sniff(f) for f in islice(discover(path), files))
+        return path.suffix == ".jsonl" and sniff(path)
+    except Exception:  # a sniff must never raise
+        return False
+
+
+# --- per-file parsers ----------------------------------------------------------------------------
+
+
+def type_label(value: Any) -> str:
+    """An unknown type or role as a warning names it: its repr cut to 60 characters, "None" when missing."""
+    return "None" if value is None else repr(value)[:60]
+
+
+class _Facts(Protocol):
+    emitted: bool
+
+    def facts(self) -> tuple[Any, ...]: ...
+
+
+def emit_due(state: _Facts, messages: Sequence[Message], facts_before: tuple[Any, ...] | None) -> bool:
+    """Whether a read returns its session (new messages, or facts changed since it was returned); marks it emitted."""
+    changed = facts_before is not None and state.facts() != facts_before
+    if not messages and not changed:
+        return False
+    state.emitted = True
+    return True
+
+
+class FileParser:
+    """Base of the per-file parsers: messages kept once per key, problems tied to the file's path."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.p = str(path)
+        self.messages: list[Message] = []
+        self.keys: set[str] = set()
+        self.problems: list[Problem] = []
+
+    def _add(self, message: Message) -> None:
+        """Keep a message unless its key was seen: a key names one message however often it is read."""
+        if message.key in self.keys:
+            return
+        self.keys.add(message.key)
+        self.messages.append(message)
+
+    def _guarded(self, what: str, line_no: int | None, feed: Callable[..., None], *args: Any) -> None:
+        """`feed(*args)`, an exception becoming a "could not be read" warning: one odd record never stops a file."""
+        try:
+            feed(*args)
+        except Exception as exc:  # one odd record must never stop the file
+            self.problems.append(
+                Problem(self.p, f"{what} could not be read ({type(exc).__name__}: {exc}); skipped", line_no)
+            )
+
+    def _bad_block(self, line_no: int, role: str, block: Any) -> None:
+        """A content block that is not an object: a warning, and the block is skipped (never fatal)."""
+        self.problems.append(
+            Problem(
+                self.p,
+                f"{role} message has a content block that is a JSON {json_type_name(block)}, not an object; skipped",
+                line_no,
+            )
+        )
+
+    def _skipped_types(self, counts: Counter[str], noun: str) -> list[Problem]:
+        """One warning per unknown type counted: "skipped 2 lines of unknown type 'x'" (or "… with no type")."""
+        out: list[Problem] = []
+        for label, n in counts.items():
+            what = "with no type" if label == "None" else f"of unknown type {label}"
+            out.append(Problem(self.p, f"skipped {plural(n, noun)} {what}"))
+        return out

@@ -31,6 +31,7 @@ from smriti.adapters._common import (
     PATH_KEYS,
     as_dict,
     compact_json,
+    guarded_parse,
     home_dir,
     input_paths,
     is_injected,
@@ -152,10 +153,7 @@ class CodexAdapter:
             return False
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        try:
-            return _parse(path, resume)
-        except Exception as exc:  # defensive: parse must never raise
-            return ParseResult(errors=[Problem(str(path), f"could not read the rollout ({type(exc).__name__}: {exc})")])
+        return guarded_parse(_parse, path, resume, "could not read the rollout")
 
 
 # --- locations -----------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from itertools import islice
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,21 +26,27 @@ from typing import Any
 from smriti.adapters._common import (
     OUTPUT_MAX,
     SUMMARY_KEYS,
+    FileParser,
     as_dict,
     classify_user_text,
+    detect_jsonl,
+    emit_due,
     existing_dirs,
+    first_json_line,
+    guarded_parse,
     home_dir,
     input_paths,
     input_summary,
     iso_utc,
-    join_parts,
     no_messages_error,
     nonempty_str,
     plural,
     read_json_or_none,
     tool_call_text,
+    type_label,
+    user_messages,
 )
-from smriti.adapters._jsonl import json_type_name, read_jsonl
+from smriti.adapters._jsonl import read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "droid"
@@ -60,8 +65,6 @@ PATCH_FILE_RE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$", re.
 FILE_CONTEXT_RE = re.compile(r"^Contents of \S.* \(lines \d+-\d+ of \d+\):")
 INJECTED_PREFIXES = ("<system-reminder>", "<system-notification>")
 MAX_PENDING_TOOLS = 1000
-SNIFF_BYTES = 4096
-DETECT_FILES = 5
 
 
 class DroidAdapter:
@@ -85,30 +88,14 @@ class DroidAdapter:
 
     def detect(self, path: Path) -> bool:
         """A `session_start` first line, or the `~/.factory/sessions` folder."""
-        try:
-            if path.is_dir():
-                if path.name == "sessions" and path.parent.name == ".factory":
-                    return True
-                files = list(islice(self.discover(path), DETECT_FILES))
-                return any(_sniff(f) for f in files)
-            return path.suffix == ".jsonl" and _sniff(path)
-        except Exception:  # a sniff must never raise
-            return False
+        return detect_jsonl(path, (".factory", "sessions"), self.discover, _sniff)
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        try:
-            return _parse(path, resume)
-        except Exception as exc:  # defensive: parse must never raise
-            return ParseResult(errors=[Problem(str(path), f"session could not be read ({type(exc).__name__}: {exc})")])
+        return guarded_parse(_parse, path, resume)
 
 
 def _sniff(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        head = fh.read(SNIFF_BYTES).split(b"\n", 1)[0]
-    try:
-        first = json.loads(head)
-    except ValueError:
-        return False
+    first = first_json_line(path)
     return isinstance(first, dict) and first.get("type") == "session_start" and "id" in first
 
 
@@ -175,16 +162,12 @@ class _State:
 # --- the parser ----------------------------------------------------------------------------------
 
 
-class _Parser:
+class _Parser(FileParser):
     def __init__(self, path: Path, state: _State) -> None:
-        self.path = path
-        self.p = str(path)
+        super().__init__(path)
         self.state = state
         self.facts_before = state.facts() if state.emitted else None
-        self.messages: list[Message] = []
-        self.keys: set[str] = set()
         self.conversational = 0
-        self.problems: list[Problem] = []
         self.unknown_types: Counter[str] = Counter()
         self.unknown_roles: Counter[str] = Counter()
         self.unknown_blocks: Counter[str] = Counter()
@@ -196,12 +179,7 @@ class _Parser:
         return self.state.sid
 
     def feed(self, line_no: int, record: dict[str, Any]) -> None:
-        try:
-            self._feed(line_no, record)
-        except Exception as exc:  # one odd record must never stop the file
-            self.problems.append(
-                Problem(self.p, f"record could not be read ({type(exc).__name__}: {exc}); skipped", line_no)
-            )
+        self._guarded("record", line_no, self._feed, line_no, record)
 
     def _feed(self, line_no: int, record: dict[str, Any]) -> None:
         rtype = record.get("type")
@@ -210,7 +188,7 @@ class _Parser:
         elif rtype == "message":
             self._message(line_no, record)
         elif not isinstance(rtype, str) or rtype not in SKIPPED_TYPES:
-            self.unknown_types["None" if rtype is None else repr(rtype)[:60]] += 1
+            self.unknown_types[type_label(rtype)] += 1
 
     def _start(self, record: dict[str, Any]) -> None:
         s = self.state
@@ -247,7 +225,7 @@ class _Parser:
                 s.models.append(model)
             self._assistant(line_no, base, content, ts)
         else:
-            self.unknown_roles["None" if role is None else repr(role)[:60]] += 1
+            self.unknown_roles[type_label(role)] += 1
 
     def _user(self, line_no: int, base: str, blocks: list[Any], ts: str | None) -> None:
         parts: list[tuple[str, str]] = []
@@ -266,14 +244,9 @@ class _Parser:
             elif btype in ("image", "document", "file"):
                 parts.append(("prompt", f"[{btype}]"))  # never the base64 payload
             else:
-                self.unknown_blocks["None" if btype is None else repr(btype)[:60]] += 1
-        prompt, injected = join_parts(parts)
-        order = [k for k, t in parts if t.strip()]
-        for kind in sorted(set(order), key=order.index):
-            if kind == "prompt":
-                self._add(Message("user", prompt, "prompt", base, ts))
-            else:
-                self._add(Message("user", injected, "injected_context", f"{base}:ctx" if prompt else base, ts))
+                self.unknown_blocks[type_label(btype)] += 1
+        for message in user_messages(parts, base, ts):
+            self._add(message)
 
     def _assistant(self, line_no: int, base: str, blocks: list[Any], ts: str | None) -> None:
         texts: list[str] = []
@@ -289,7 +262,7 @@ class _Parser:
             elif btype == "tool_use":
                 calls.append(self._tool_call(block, f"{base}:{index}", ts))
             elif not isinstance(btype, str) or btype not in SKIPPED_BLOCKS:
-                self.unknown_blocks["None" if btype is None else repr(btype)[:60]] += 1
+                self.unknown_blocks[type_label(btype)] += 1
         if texts:
             self._add(Message("assistant", "\n\n".join(texts), "response", base, ts))
         for call in calls:
@@ -317,21 +290,6 @@ class _Parser:
         key = f"{self.sid}:result:{tool_id}" if tool_id else f"{base}:{index}"
         return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name)
 
-    def _bad_block(self, line_no: int, role: str, block: Any) -> None:
-        self.problems.append(
-            Problem(
-                self.p,
-                f"{role} message has a content block that is a JSON {json_type_name(block)}, not an object; skipped",
-                line_no,
-            )
-        )
-
-    def _add(self, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.messages.append(message)
-
     # -- results --
 
     def sessions(self) -> list[Session]:
@@ -339,10 +297,8 @@ class _Parser:
         if s.sid is None and not self.messages:
             return []
         sid = self.sid
-        changed = self.facts_before is not None and s.facts() != self.facts_before
-        if not self.messages and not changed:
+        if not emit_due(s, self.messages, self.facts_before):
             return []
-        s.emitted = True
         models = list(s.models)
         settings = as_dict(read_json_or_none(self.path.with_name(f"{self.path.stem}.settings.json")))
         model = nonempty_str(settings.get("model"))
@@ -363,16 +319,10 @@ class _Parser:
         ]
 
     def warnings(self) -> list[Problem]:
-        out = list(self.problems)
-        for label, n in self.unknown_types.items():
-            what = "with no type" if label == "None" else f"of unknown type {label}"
-            out.append(Problem(self.p, f"skipped {plural(n, 'line')} {what}"))
-        for label, n in self.unknown_roles.items():
-            out.append(Problem(self.p, f"skipped {plural(n, 'message')} of unknown role {label}"))
-        for label, n in self.unknown_blocks.items():
-            what = "with no type" if label == "None" else f"of unknown type {label}"
-            out.append(Problem(self.p, f"skipped {plural(n, 'content block')} {what}"))
-        return out
+        out = [*self.problems, *self._skipped_types(self.unknown_types, "line")]
+        roles = self.unknown_roles.items()
+        out += [Problem(self.p, f"skipped {plural(n, 'message')} of unknown role {r}") for r, n in roles]
+        return out + self._skipped_types(self.unknown_blocks, "content block")
 
 
 # --- helpers -------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from smriti.adapters._common import (
     OUTPUT_MAX,
     classify_user_text,
     compact_json,
+    guarded_parse,
     home_dir,
     input_paths,
     input_summary,
@@ -113,12 +114,13 @@ class GeminiAdapter:
             return False
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        try:
-            if path.suffix == ".json":
-                return _parse_json(path)
-            return _parse_jsonl(path, resume)
-        except Exception as exc:  # defensive: parse must never raise
-            return ParseResult(errors=[Problem(str(path), f"could not read the session ({type(exc).__name__}: {exc})")])
+        return guarded_parse(_parse, path, resume, "could not read the session")
+
+
+def _parse(path: Path, resume: Any) -> ParseResult:
+    if path.suffix == ".json":
+        return _parse_json(path)
+    return _parse_jsonl(path, resume)
 
 
 # --- locations -----------------------------------------------------------------------------------

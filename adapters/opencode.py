@@ -40,6 +40,7 @@ from smriti.adapters._common import (
     classify_user_text,
     connect_read_only,
     existing_dirs,
+    guarded_parse,
     home_dir,
     input_paths,
     input_summary,
@@ -117,10 +118,7 @@ class OpenCodeAdapter:
         return False
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        try:
-            return self._parse(path, resume)
-        except Exception as exc:  # the contract: parse reports, it never raises
-            return ParseResult(errors=[Problem(str(path), f"could not be read ({type(exc).__name__}: {exc})")])
+        return guarded_parse(self._parse, path, resume, "could not be read")
 
     def _parse(self, path: Path, resume: Any) -> ParseResult:
         p = str(path)

@@ -28,33 +28,37 @@ id>` (pi's ids are 8 hex characters, unique only within a file). The parser neve
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from smriti.adapters._common import (
     OUTPUT_MAX,
     SUMMARY_KEYS,
+    FileParser,
     classify_user_text,
     compact_json,
+    detect_jsonl,
+    emit_due,
     existing_dirs,
+    first_json_line,
+    guarded_parse,
     home_dir,
     input_paths,
     input_summary,
     iso_utc,
-    join_parts,
     no_messages_error,
     nonempty_str,
     plural,
     tool_call_text,
+    type_label,
+    user_messages,
 )
-from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl
+from smriti.adapters._jsonl import JsonlRead, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "pi"
@@ -68,8 +72,6 @@ TOOL_SUMMARY_KEYS = (*SUMMARY_KEYS, "prompt")
 TOOL_PATH_KEYS = ("path", "file_path", "filePath", "notebook_path")
 FILE_NAME_RE = re.compile(r"_([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl$")
 MAX_PENDING_TOOLS = 1000
-SNIFF_BYTES = 4096
-DETECT_FILES = 5
 
 
 class PiAdapter:
@@ -102,20 +104,10 @@ class PiAdapter:
 
     def detect(self, path: Path) -> bool:
         """A first line `{"type":"session", …, "cwd": …}`, or pi's sessions folder."""
-        try:
-            if path.is_dir():
-                if path.name == "sessions" and path.parent.name == "agent" and path.parent.parent.name == ".pi":
-                    return True
-                return any(_sniff(f) for f in islice(self.discover(path), DETECT_FILES))
-            return path.suffix == ".jsonl" and _sniff(path)
-        except Exception:  # a sniff must never raise
-            return False
+        return detect_jsonl(path, (".pi", "agent", "sessions"), self.discover, _sniff)
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        try:
-            return _parse(path, resume)
-        except Exception as exc:  # defensive: parse must never raise
-            return ParseResult(errors=[Problem(str(path), f"session could not be read ({type(exc).__name__}: {exc})")])
+        return guarded_parse(_parse, path, resume)
 
 
 def _expand_home(value: str) -> Path:
@@ -125,12 +117,7 @@ def _expand_home(value: str) -> Path:
 
 
 def _sniff(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        head = fh.read(SNIFF_BYTES).split(b"\n", 1)[0]
-    try:
-        first = json.loads(head)
-    except ValueError:
-        return False
+    first = first_json_line(path)
     return isinstance(first, dict) and first.get("type") == "session" and "cwd" in first and "id" in first
 
 
@@ -214,17 +201,13 @@ class _Entry:
     parent: Any  # a string, or None for a root (or a v1 entry without ids)
 
 
-class _Parser:
+class _Parser(FileParser):
     def __init__(self, path: Path, state: _State, resuming: bool) -> None:
-        self.path = path
-        self.p = str(path)
+        super().__init__(path)
         self.state = state
         self.resuming = resuming
         self.facts_before = state.facts() if state.emitted else None
-        self.messages: list[Message] = []
-        self.keys: set[str] = set()
         self.conversational = 0
-        self.problems: list[Problem] = []
         self.unknown_types: Counter[str] = Counter()
         self.unknown_roles: Counter[str] = Counter()
         self.unknown_blocks: Counter[str] = Counter()
@@ -307,12 +290,7 @@ class _Parser:
             s.parent = match.group(1) if match else None
 
     def feed(self, entry: _Entry) -> None:
-        try:
-            self._feed(entry)
-        except Exception as exc:  # one odd record must never stop the file
-            self.problems.append(
-                Problem(self.p, f"record could not be read ({type(exc).__name__}: {exc}); skipped", entry.line)
-            )
+        self._guarded("record", entry.line, self._feed, entry)
 
     def _feed(self, entry: _Entry) -> None:
         record = entry.record
@@ -340,7 +318,7 @@ class _Parser:
         elif etype == "session_info":
             pass  # the title, read from every entry in `read`
         elif not isinstance(etype, str) or etype not in SKIPPED_ENTRIES:
-            self.unknown_types["None" if etype is None else repr(etype)[:60]] += 1
+            self.unknown_types[type_label(etype)] += 1
 
     def _message(self, entry: _Entry, key: str, ts: str | None) -> None:
         message = entry.record.get("message")
@@ -371,7 +349,7 @@ class _Parser:
             if isinstance(summary, str) and summary.strip():
                 self._add(Message("system", summary, "summary", key, ts))
         else:
-            self.unknown_roles["None" if role is None else repr(role)[:60]] += 1
+            self.unknown_roles[type_label(role)] += 1
 
     def _user(self, entry: _Entry, message: dict[str, Any], key: str, ts: str | None) -> None:
         content = message.get("content")
@@ -390,14 +368,9 @@ class _Parser:
             elif btype == "image":
                 parts.append(("prompt", "[image]"))  # never the base64 payload
             else:
-                self.unknown_blocks["None" if btype is None else repr(btype)[:60]] += 1
-        prompt, injected = join_parts(parts)
-        order = [k for k, t in parts if t.strip()]
-        for kind in sorted(set(order), key=order.index):
-            if kind == "prompt":
-                self._add(Message("user", prompt, "prompt", key, ts))
-            else:
-                self._add(Message("user", injected, "injected_context", f"{key}:ctx" if prompt else key, ts))
+                self.unknown_blocks[type_label(btype)] += 1
+        for message in user_messages(parts, key, ts):
+            self._add(message)
 
     def _assistant(self, entry: _Entry, message: dict[str, Any], key: str, ts: str | None) -> None:
         content = message.get("content")
@@ -418,7 +391,7 @@ class _Parser:
             elif btype == "toolCall":
                 calls.append(self._tool_call(block, f"{key}:{index}", ts))
             elif not isinstance(btype, str) or btype not in SKIPPED_BLOCKS:
-                self.unknown_blocks["None" if btype is None else repr(btype)[:60]] += 1
+                self.unknown_blocks[type_label(btype)] += 1
         if texts:
             self._add(Message("assistant", "\n\n".join(texts), "response", key, ts))
         for call in calls:
@@ -453,21 +426,6 @@ class _Parser:
         if model and model not in self.state.models:
             self.state.models.append(model)
 
-    def _bad_block(self, line_no: int, role: str, block: Any) -> None:
-        self.problems.append(
-            Problem(
-                self.p,
-                f"{role} message has a content block that is a JSON {json_type_name(block)}, not an object; skipped",
-                line_no,
-            )
-        )
-
-    def _add(self, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.messages.append(message)
-
     # -- results --
 
     def sessions(self) -> list[Session]:
@@ -475,10 +433,8 @@ class _Parser:
         if s.sid is None and not self.messages:
             return []
         sid = self.sid
-        changed = self.facts_before is not None and s.facts() != self.facts_before
-        if not self.messages and not changed:
+        if not emit_due(s, self.messages, self.facts_before):
             return []
-        s.emitted = True
         return [
             Session(
                 agent=AGENT,
@@ -495,16 +451,10 @@ class _Parser:
         ]
 
     def warnings(self) -> list[Problem]:
-        out = list(self.problems)
-        for label, n in self.unknown_types.items():
-            what = "with no type" if label == "None" else f"of unknown type {label}"
-            out.append(Problem(self.p, f"skipped {plural(n, 'entry')} {what}"))
-        for label, n in self.unknown_roles.items():
-            out.append(Problem(self.p, f"skipped {plural(n, 'message')} of unknown role {label}"))
-        for label, n in self.unknown_blocks.items():
-            what = "with no type" if label == "None" else f"of unknown type {label}"
-            out.append(Problem(self.p, f"skipped {plural(n, 'content block')} {what}"))
-        return out
+        out = [*self.problems, *self._skipped_types(self.unknown_types, "entry")]
+        roles = self.unknown_roles.items()
+        out += [Problem(self.p, f"skipped {plural(n, 'message')} of unknown role {r}") for r, n in roles]
+        return out + self._skipped_types(self.unknown_blocks, "content block")
 
 
 # --- helpers -------------------------------------------------------------------------------------

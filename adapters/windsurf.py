@@ -30,24 +30,27 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 from smriti.adapters._common import (
     OUTPUT_MAX,
+    FileParser,
     classify_user_text,
     compact_json,
+    detect_jsonl,
     existing_dirs,
+    first_json_line,
+    guarded_parse,
     home_dir,
     iso_utc,
-    join_parts,
     looks_like_path,
     no_messages_error,
     nonempty_str,
     plural,
     tool_call_text,
+    user_messages,
 )
 from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
@@ -66,8 +69,6 @@ PATH_KEYS = ("path", "file_path", "absolute_path", "target_file")
 FAILED_STATUSES = frozenset({"error", "failed", "cancelled", "canceled"})
 # How many lines a step split by raw newlines may span before it is given up on.
 MAX_JOINED_LINES = 64
-SNIFF_BYTES = 4096
-DETECT_FILES = 5
 
 
 class WindsurfAdapter:
@@ -91,30 +92,14 @@ class WindsurfAdapter:
 
     def detect(self, path: Path) -> bool:
         """A first line shaped `{"type": T, T: {…}, "status": …}`, or the transcripts folder."""
-        try:
-            if path.is_dir():
-                if path.name == "transcripts" and path.parent.name == ".windsurf":
-                    return True
-                return any(_sniff(f) for f in islice(self.discover(path), DETECT_FILES))
-            return path.suffix == ".jsonl" and _sniff(path)
-        except Exception:  # a sniff must never raise
-            return False
+        return detect_jsonl(path, (".windsurf", "transcripts"), self.discover, _sniff)
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        try:
-            return _parse(path, resume)
-        except Exception as exc:  # defensive: parse must never raise
-            error = f"transcript could not be read ({type(exc).__name__}: {exc})"
-            return ParseResult(errors=[Problem(str(path), error)])
+        return guarded_parse(_parse, path, resume, "transcript could not be read")
 
 
 def _sniff(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        head = fh.read(SNIFF_BYTES).split(b"\n", 1)[0]
-    try:
-        first = json.loads(head, strict=False)
-    except ValueError:
-        return False
+    first = first_json_line(path, strict=False)  # Cascade may write raw control characters
     if not isinstance(first, dict):
         return False
     stype = first.get("type")
@@ -215,26 +200,17 @@ class _State:
 # --- the parser ----------------------------------------------------------------------------------
 
 
-class _Parser:
+class _Parser(FileParser):
     def __init__(self, path: Path, state: _State) -> None:
-        self.path = path
-        self.p = str(path)
+        super().__init__(path)
         self.sid = path.stem
         self.state = state
         self.cwd_before = state.cwds[0] if state.emitted and state.cwds else None
-        self.messages: list[Message] = []
-        self.keys: set[str] = set()
         self.steps = 0
-        self.problems: list[Problem] = []
         self.untyped = 0
 
     def feed(self, line_no: int, record: dict[str, Any]) -> None:
-        try:
-            self._feed(line_no, record)
-        except Exception as exc:  # one odd record must never stop the file
-            self.problems.append(
-                Problem(self.p, f"step could not be read ({type(exc).__name__}: {exc}); skipped", line_no)
-            )
+        self._guarded("step", line_no, self._feed, line_no, record)
 
     def _feed(self, line_no: int, record: dict[str, Any]) -> None:
         stype = record.get("type")
@@ -264,14 +240,8 @@ class _Parser:
             self._tool(stype, body, status, key)
 
     def _user(self, text: str, key: str) -> None:
-        parts = classify_user_text(text)
-        prompt, injected = join_parts(parts)
-        order = [k for k, t in parts if t.strip()]
-        for kind in sorted(set(order), key=order.index):
-            if kind == "prompt":
-                self._add(Message("user", prompt, "prompt", key))
-            else:
-                self._add(Message("user", injected, "injected_context", f"{key}:ctx" if prompt else key))
+        for message in user_messages(classify_user_text(text), key):
+            self._add(message)
 
     def _tool(self, name: str, body: dict[str, Any], status: str | None, key: str) -> None:
         cwd = nonempty_str(body.get("cwd"))
@@ -285,12 +255,6 @@ class _Parser:
         result = _result_text(body, status)
         if result is not None:
             self._add(Message("tool", result[:OUTPUT_MAX], "tool_result", f"{key}:result", tool_name=name))
-
-    def _add(self, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.messages.append(message)
 
     def sessions(self) -> list[Session]:
         cwd = self.state.cwds[0] if self.state.cwds else None

@@ -3,32 +3,44 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adapter_helpers import (
+    FIXTURES,
+    FUZZ,
+    assert_garbage_bytes_handled,
+    assert_garbage_handled,
+    assert_not_detected,
+    assert_nothing_new,
+    assert_resume_at_cut,
+    assert_unreadable,
+    clean_session,
+    copy_to,
+    garbage_lines,
+    json_value,
+    kinds,
+    make_old,
+    only,
+    shared_files,
+    shared_fixtures,
+)
 from conftest import invoke_json
 from smriti.adapters import Adapter
 from smriti.adapters.droid import DroidAdapter
-from smriti.models import Message, ParseResult, Problem, Session
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
-SHARED_DROID = SHARED / "droid"
-OWN = Path(__file__).resolve().parent / "fixtures" / "droid"
+SHARED_DROID, needs_shared = shared_fixtures("droid")
+SHARED_FILES = shared_files(SHARED_DROID, "*.jsonl")
+OWN = FIXTURES / "droid"
 OWN_SID = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
 OWN_SESSION = OWN / "sessions" / "-home-dev-api" / f"{OWN_SID}.jsonl"
 BROKEN = OWN / "broken.jsonl"
 ADAPTER = DroidAdapter()
-
-needs_shared = pytest.mark.skipif(not SHARED_DROID.is_dir(), reason="shared fixtures absent")
 
 # Counted by hand (jq -c '.type, .message.role, [.message.content[]?.type]') over droid-session.jsonl's
 # 13 lines: 1 session_start; 2 user [text, text] = the prompt plus the "Contents of …index.ts" block
@@ -57,54 +69,27 @@ EXPECTED_SHARED = {
 OWN_KINDS = {"injected_context": 1, "prompt": 2, "response": 2, "tool_call": 4, "tool_result": 4}
 
 
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def only(result: ParseResult) -> Session:
-    (session,) = result.sessions
-    return session
-
-
-def merged(*results: ParseResult) -> dict[str, Message]:
-    out: dict[str, Message] = {}
-    for result in results:
-        for session in result.sessions:
-            out.update({m.key: m for m in session.messages})
-    return out
-
-
-def copy_session(tmp_path: Path, lines: int | None = None) -> Path:
-    """The hand-written session and its settings sidecar in a fresh folder, cut to `lines` lines."""
+def copy_session(tmp_path: Path) -> Path:
+    """The hand-written session and its settings sidecar in a fresh folder."""
     folder = tmp_path / "-home-dev-api"
     folder.mkdir(exist_ok=True)
     shutil.copy(OWN_SESSION.with_name(f"{OWN_SID}.settings.json"), folder)
-    path = folder / OWN_SESSION.name
-    data = OWN_SESSION.read_bytes().splitlines(keepends=True)
-    path.write_bytes(b"".join(data if lines is None else data[:lines]))
-    return path
+    return copy_to(folder, OWN_SESSION)
 
 
 # --- conformance over the shared fixtures --------------------------------------------------------
 
 
-def _shared_files() -> list[Path]:
-    return sorted(SHARED_DROID.glob("*.jsonl")) if SHARED_DROID.is_dir() else []
-
-
 @needs_shared
 def test_every_shared_fixture_has_an_expectation() -> None:
-    assert {p.name for p in _shared_files()} == set(EXPECTED_SHARED)
-    assert list(ADAPTER.discover(SHARED_DROID)) == _shared_files()  # the settings sidecar is not a source
+    assert {p.name for p in SHARED_FILES} == set(EXPECTED_SHARED)
+    assert list(ADAPTER.discover(SHARED_DROID)) == SHARED_FILES  # the settings sidecar is not a source
 
 
-@pytest.mark.parametrize("path", _shared_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name)
 def test_shared_fixture_conformance(path: Path) -> None:
     expected = EXPECTED_SHARED[path.name]
-    result = ADAPTER.parse(path)
-    assert result.errors == [] and result.warnings == []
-    json.dumps(result.resume)
-    session = only(result)
+    session = clean_session(ADAPTER, path)
     assert session.agent == "droid"
     for field in ("native_id", "title", "cwd", "models", "started_at", "ended_at"):
         assert getattr(session, field) == expected[field], field
@@ -178,10 +163,8 @@ def test_without_a_settings_file_or_a_session_start(tmp_path: Path) -> None:
 
 
 def test_bad_lines_are_errors_and_the_rest_is_read(tmp_path: Path) -> None:
-    path = tmp_path / BROKEN.name
-    shutil.copy(BROKEN, path)
-    old = time.time() - 86400
-    os.utime(path, (old, old))  # an old torn last line is an error, not a live write
+    path = copy_to(tmp_path, BROKEN)
+    make_old(path)
     result = ADAPTER.parse(path)
     assert [(e.line, e.error) for e in result.errors] == [
         (3, "malformed JSON (Expecting property name enclosed in double quotes at column 62); line skipped"),
@@ -193,8 +176,7 @@ def test_bad_lines_are_errors_and_the_rest_is_read(tmp_path: Path) -> None:
 
 
 def test_a_fresh_torn_last_line_is_left_for_the_next_run(tmp_path: Path) -> None:
-    path = tmp_path / BROKEN.name
-    shutil.copy(BROKEN, path)
+    path = copy_to(tmp_path, BROKEN)
     result = ADAPTER.parse(path)
     assert [w.line for w in result.warnings] == [6] and [e.line for e in result.errors] == [3, 4]
     with open(path, "a") as fh:
@@ -212,10 +194,7 @@ def test_a_fresh_torn_last_line_is_left_for_the_next_run(tmp_path: Path) -> None
     ],
 )  # fmt: skip
 def test_unreadable_sessions_are_errors(tmp_path: Path, content: bytes, error: str) -> None:
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(content)
-    result = ADAPTER.parse(path)
-    assert result.sessions == [] and [e.error for e in result.errors] == [error]
+    assert_unreadable(ADAPTER, tmp_path / "s.jsonl", content, error)
 
 
 def test_odd_records_are_warnings(tmp_path: Path) -> None:
@@ -244,18 +223,7 @@ def test_odd_records_are_warnings(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("cut", range(1, 12))
 def test_resume_returns_only_new_messages_with_the_same_keys(tmp_path: Path, cut: int) -> None:
-    path = copy_session(tmp_path, cut)
-    first = ADAPTER.parse(path)
-    with open(path, "ab") as fh:
-        fh.write(b"".join(OWN_SESSION.read_bytes().splitlines(keepends=True)[cut:]))
-    second = ADAPTER.parse(path, first.resume)
-    json.dumps(second.resume)
-    assert second.errors == []
-    old = {m.key for s in first.sessions for m in s.messages}
-    new = {m.key for s in second.sessions for m in s.messages}
-    assert not old & new
-    full = only(ADAPTER.parse(OWN_SESSION))
-    assert merged(first, second) == {m.key: m for m in full.messages}
+    _, second, full = assert_resume_at_cut(ADAPTER, OWN_SESSION, copy_session(tmp_path), cut)
     session = only(second)
     assert (session.native_id, session.title, session.cwd) == (full.native_id, full.title, full.cwd)
     assert session.ended_at == full.ended_at and session.models == full.models
@@ -263,10 +231,7 @@ def test_resume_returns_only_new_messages_with_the_same_keys(tmp_path: Path, cut
 
 
 def test_resume_with_nothing_new(tmp_path: Path) -> None:
-    path = copy_session(tmp_path)
-    first = ADAPTER.parse(path)
-    again = ADAPTER.parse(path, first.resume)
-    assert again.sessions == [] and again.errors == [] and again.warnings == []
+    assert_nothing_new(ADAPTER, copy_session(tmp_path))
 
 
 def test_a_rewritten_file_is_read_again(tmp_path: Path) -> None:
@@ -304,10 +269,8 @@ def test_detect() -> None:
 
 @needs_shared
 def test_detect_tells_other_agents_apart() -> None:
-    assert all(ADAPTER.detect(p) for p in _shared_files()) and ADAPTER.detect(SHARED_DROID)
-    for folder in ("claude-code", "codex", "pi-agent", "windsurf", "copilot-cli", "cursor"):
-        for path in sorted((SHARED / folder).iterdir()):
-            assert not ADAPTER.detect(path), path
+    assert all(ADAPTER.detect(p) for p in SHARED_FILES) and ADAPTER.detect(SHARED_DROID)
+    assert_not_detected(ADAPTER, "claude-code", "codex", "pi-agent", "windsurf", "copilot-cli", "cursor")
 
 
 def test_is_an_adapter() -> None:
@@ -316,11 +279,7 @@ def test_is_an_adapter() -> None:
 
 # --- garbage never makes parse raise -------------------------------------------------------------
 
-value = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
-    max_leaves=12,
-)
+value = json_value
 block = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "tool_use", "tool_result", "thinking", "image", "x"]) | value},
     optional={"text": value, "id": value, "name": value, "input": value, "tool_use_id": value, "content": value,
@@ -335,33 +294,21 @@ record = st.fixed_dictionaries(
 )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    lines=st.lists(
-        st.one_of(
-            record.map(json.dumps), value.map(json.dumps), st.binary(max_size=40).map(lambda b: b.decode("latin-1"))
-        ),
-        max_size=10,
-    )
-)
+@FUZZ
+@given(lines=garbage_lines(record.map(json.dumps)))
 def test_garbage_lines_never_raise(tmp_path: Path, lines: list[str]) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes("\n".join(lines).encode("utf-8", "replace"))
     result = ADAPTER.parse(path)
-    assert all(isinstance(p, Problem) for p in [*result.errors, *result.warnings])
-    json.dumps(result.resume)
     ADAPTER.parse(path, result.resume)
-    ADAPTER.parse(path, {"offset": 1, "sid": 5, "tool_names": [1], "models": "x", "emitted": "yes"})
-    assert isinstance(ADAPTER.detect(path), bool)
+    damaged = {"offset": 1, "sid": 5, "tool_names": [1], "models": "x", "emitted": "yes"}
+    assert_garbage_handled(ADAPTER, path, result, damaged)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(FUZZ, max_examples=100)
 @given(raw=st.binary(max_size=300))
 def test_garbage_bytes_never_raise(tmp_path: Path, raw: bytes) -> None:
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(raw)
-    assert isinstance(ADAPTER.parse(path), ParseResult)
-    assert isinstance(ADAPTER.detect(path), bool)
+    assert_garbage_bytes_handled(ADAPTER, tmp_path / "s.jsonl", raw)
 
 
 # --- end to end through the CLI ------------------------------------------------------------------

@@ -4,32 +4,46 @@ resume (also across a branch switch), the on-disk layout."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adapter_helpers import (
+    FIXTURES,
+    FUZZ,
+    assert_garbage_bytes_handled,
+    assert_garbage_handled,
+    assert_not_detected,
+    assert_nothing_new,
+    assert_resume_at_cut,
+    assert_unreadable,
+    clean_session,
+    copy_to,
+    garbage_lines,
+    json_value,
+    keys,
+    kinds,
+    make_old,
+    only,
+    parse_in_two,
+    shared_files,
+    shared_fixtures,
+)
 from conftest import invoke_json
 from smriti.adapters import Adapter
 from smriti.adapters.pi import PiAdapter
-from smriti.models import Message, ParseResult, Problem, Session
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
-SHARED_PI = SHARED / "pi-agent"
-OWN = Path(__file__).resolve().parent / "fixtures" / "pi"
+SHARED_PI, needs_shared = shared_fixtures("pi-agent")
+SHARED_FILES = shared_files(SHARED_PI)
+OWN = FIXTURES / "pi"
 SID = "5b1e0c3a-8d2f-4e6a-9b7c-1d2e3f4a5b6c"
 TREE = OWN / "sessions" / "--home-dev-app--" / f"2026-05-04T09-00-00-000Z_{SID}.jsonl"
 BROKEN = OWN / "broken.jsonl"
 ADAPTER = PiAdapter()
-
-needs_shared = pytest.mark.skipif(not SHARED_PI.is_dir(), reason="shared fixtures absent")
 
 # Counted by hand (jq -c '.type, .message.role, [.message.content[]?.type]'):
 # - pi-session-simple.jsonl: session header; user (string content); assistant [text].
@@ -64,27 +78,6 @@ TREE_KINDS = {"prompt": 3, "response": 4, "tool_call": 1, "tool_result": 1, "sum
 ABANDONED = [f"{SID}:a0000007", f"{SID}:a0000008:0", f"{SID}:a0000009"]
 
 
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def only(result: ParseResult) -> Session:
-    (session,) = result.sessions
-    return session
-
-
-def keys(result: ParseResult) -> set[str]:
-    return {m.key for s in result.sessions for m in s.messages}
-
-
-def merged(*results: ParseResult) -> dict[str, Message]:
-    out: dict[str, Message] = {}
-    for result in results:
-        for session in result.sessions:
-            out.update({m.key: m for m in session.messages})
-    return out
-
-
 def tree_lines() -> list[bytes]:
     return TREE.read_bytes().splitlines(keepends=True)
 
@@ -99,22 +92,15 @@ def entry(entry_id: str, parent: str | None, role: str, text: str, minute: int =
 # --- conformance over the shared fixtures --------------------------------------------------------
 
 
-def _shared_files() -> list[Path]:
-    return sorted(SHARED_PI.glob("*")) if SHARED_PI.is_dir() else []
-
-
 @needs_shared
 def test_every_shared_fixture_has_an_expectation() -> None:
-    assert {p.name for p in _shared_files()} == set(EXPECTED_SHARED)
+    assert {p.name for p in SHARED_FILES} == set(EXPECTED_SHARED)
 
 
-@pytest.mark.parametrize("path", _shared_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name)
 def test_shared_fixture_conformance(path: Path) -> None:
     expected = EXPECTED_SHARED[path.name]
-    result = ADAPTER.parse(path)
-    assert result.errors == [] and result.warnings == []
-    json.dumps(result.resume)
-    session = only(result)
+    session = clean_session(ADAPTER, path)
     assert session.agent == "pi" and session.native_id == expected["native_id"]
     assert kinds(session) == expected["kinds"]
     assert (session.started_at, session.ended_at) == (expected["started_at"], expected["ended_at"])
@@ -213,10 +199,8 @@ def test_version_1_files_are_linear(tmp_path: Path) -> None:
 
 
 def test_bad_lines_are_errors_and_the_path_links_past_them(tmp_path: Path) -> None:
-    path = tmp_path / BROKEN.name
-    shutil.copy(BROKEN, path)
-    old = time.time() - 86400
-    os.utime(path, (old, old))
+    path = copy_to(tmp_path, BROKEN)
+    make_old(path)
     result = ADAPTER.parse(path)
     assert [(e.line, e.error) for e in result.errors] == [
         (3, "malformed JSON (Expecting ',' delimiter at column 179); line skipped"),
@@ -249,10 +233,7 @@ def test_resuming_past_a_bad_line_links_past_it(tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_unreadable_sessions_are_errors(tmp_path: Path, content: bytes, error: str) -> None:
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(content)
-    result = ADAPTER.parse(path)
-    assert result.sessions == [] and [e.error for e in result.errors] == [error]
+    assert_unreadable(ADAPTER, tmp_path / "s.jsonl", content, error)
 
 
 def test_a_cycle_in_the_tree_does_not_hang(tmp_path: Path) -> None:
@@ -266,16 +247,7 @@ def test_a_cycle_in_the_tree_does_not_hang(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("cut", [c for c in range(1, 22) if c not in (8, 9, 10)])
 def test_resume_returns_only_new_messages_with_the_same_keys(tmp_path: Path, cut: int) -> None:
-    path = tmp_path / TREE.name
-    path.write_bytes(b"".join(tree_lines()[:cut]))
-    first = ADAPTER.parse(path)
-    with open(path, "ab") as fh:
-        fh.write(b"".join(tree_lines()[cut:]))
-    second = ADAPTER.parse(path, first.resume)
-    json.dumps(second.resume)
-    assert second.errors == [] and not keys(first) & keys(second)
-    full = only(ADAPTER.parse(TREE))
-    assert merged(first, second) == {m.key: m for m in full.messages}
+    _, second, full = assert_resume_at_cut(ADAPTER, TREE, tmp_path / TREE.name, cut)
     if cut == 21:  # only the unknown last entry is new: nothing to return
         assert second.sessions == []
         return
@@ -289,12 +261,8 @@ def test_resume_across_a_branch_switch_reads_the_new_path_whole(tmp_path: Path, 
     """The first read ended on the branch that was later left: the new entries branch off an older
     entry, so the file is read again and the new path comes back whole (the store dedupes)."""
     path = tmp_path / TREE.name
-    path.write_bytes(b"".join(tree_lines()[:cut]))
-    first = ADAPTER.parse(path)
+    first, second = parse_in_two(ADAPTER, tree_lines(), path, cut)
     assert f"{SID}:a0000007" in keys(first)  # on the path when it was the last entry
-    with open(path, "ab") as fh:
-        fh.write(b"".join(tree_lines()[cut:]))
-    second = ADAPTER.parse(path, first.resume)
     full = ADAPTER.parse(TREE)
     assert keys(second) == keys(full) and kinds(only(second)) == TREE_KINDS
     third = ADAPTER.parse(path, second.resume)
@@ -302,8 +270,7 @@ def test_resume_across_a_branch_switch_reads_the_new_path_whole(tmp_path: Path, 
 
 
 def test_resume_that_switches_back_to_an_old_branch(tmp_path: Path) -> None:
-    path = tmp_path / TREE.name
-    shutil.copy(TREE, path)
+    path = copy_to(tmp_path, TREE)
     first = ADAPTER.parse(path)
     with open(path, "ab") as fh:
         fh.write(entry("a0000016", "a0000009", "user", "Kill whatever holds port 4000."))
@@ -316,16 +283,11 @@ def test_resume_that_switches_back_to_an_old_branch(tmp_path: Path) -> None:
 
 
 def test_resume_with_nothing_new(tmp_path: Path) -> None:
-    path = tmp_path / TREE.name
-    shutil.copy(TREE, path)
-    first = ADAPTER.parse(path)
-    again = ADAPTER.parse(path, first.resume)
-    assert again.sessions == [] and again.errors == [] and again.warnings == []
+    assert_nothing_new(ADAPTER, copy_to(tmp_path, TREE))
 
 
 def test_a_later_session_name_alone_updates_the_session(tmp_path: Path) -> None:
-    path = tmp_path / TREE.name
-    shutil.copy(TREE, path)
+    path = copy_to(tmp_path, TREE)
     first = ADAPTER.parse(path)
     line = {"type": "session_info", "id": "a0000016", "parentId": "a0000015", "timestamp": "2026-05-04T09:30:00.000Z",
             "name": "Login test: random port"}  # fmt: skip
@@ -369,10 +331,8 @@ def test_detect() -> None:
 
 @needs_shared
 def test_detect_tells_other_agents_apart() -> None:
-    assert all(ADAPTER.detect(p) for p in _shared_files()) and ADAPTER.detect(SHARED_PI)
-    for folder in ("claude-code", "codex", "droid", "windsurf", "copilot-cli", "cursor", "gemini-cli"):
-        for path in sorted((SHARED / folder).iterdir()):
-            assert not ADAPTER.detect(path), path
+    assert all(ADAPTER.detect(p) for p in SHARED_FILES) and ADAPTER.detect(SHARED_PI)
+    assert_not_detected(ADAPTER, "claude-code", "codex", "droid", "windsurf", "copilot-cli", "cursor", "gemini-cli")
 
 
 def test_is_an_adapter() -> None:
@@ -381,11 +341,7 @@ def test_is_an_adapter() -> None:
 
 # --- garbage never makes parse raise -------------------------------------------------------------
 
-value = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
-    max_leaves=12,
-)
+value = json_value
 ids = st.sampled_from(["e1", "e2", "e3", "e4"])
 block = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "toolCall", "thinking", "image", "x"]) | value},
@@ -406,16 +362,8 @@ record = st.fixed_dictionaries(
 )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    lines=st.lists(
-        st.one_of(
-            record.map(json.dumps), value.map(json.dumps), st.binary(max_size=40).map(lambda b: b.decode("latin-1"))
-        ),
-        max_size=10,
-    ),
-    cut=st.integers(min_value=0, max_value=10),
-)
+@FUZZ
+@given(lines=garbage_lines(record.map(json.dumps)), cut=st.integers(min_value=0, max_value=10))
 def test_garbage_lines_never_raise(tmp_path: Path, lines: list[str], cut: int) -> None:
     path = tmp_path / "s.jsonl"
     path.write_bytes("".join(line + "\n" for line in lines[:cut]).encode("utf-8", "replace"))
@@ -424,19 +372,14 @@ def test_garbage_lines_never_raise(tmp_path: Path, lines: list[str], cut: int) -
     with open(path, "ab") as fh:
         fh.write("\n".join(lines[cut:]).encode("utf-8", "replace"))
     result = ADAPTER.parse(path, first.resume)
-    assert all(isinstance(p, Problem) for p in [*result.errors, *result.warnings])
-    json.dumps(result.resume)
-    ADAPTER.parse(path, {"offset": 1, "sid": 5, "last_id": [], "tool_names": [1], "models": "x"})
-    assert isinstance(ADAPTER.detect(path), bool)
+    damaged = {"offset": 1, "sid": 5, "last_id": [], "tool_names": [1], "models": "x"}
+    assert_garbage_handled(ADAPTER, path, result, damaged)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(FUZZ, max_examples=100)
 @given(raw=st.binary(max_size=300))
 def test_garbage_bytes_never_raise(tmp_path: Path, raw: bytes) -> None:
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(raw)
-    assert isinstance(ADAPTER.parse(path), ParseResult)
-    assert isinstance(ADAPTER.detect(path), bool)
+    assert_garbage_bytes_handled(ADAPTER, tmp_path / "s.jsonl", raw)
 
 
 # --- end to end through the CLI ------------------------------------------------------------------

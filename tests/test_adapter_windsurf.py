@@ -6,33 +6,47 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adapter_helpers import (
+    FIXTURES,
+    FUZZ,
+    assert_garbage_bytes_handled,
+    assert_garbage_handled,
+    assert_not_detected,
+    assert_nothing_new,
+    assert_resume_at_cut,
+    assert_unreadable,
+    clean_session,
+    copy_to,
+    garbage_lines,
+    json_value,
+    kinds,
+    make_old,
+    only,
+    physical_lines,
+    shared_files,
+    shared_fixtures,
+)
 from conftest import invoke_json
 from smriti.adapters import Adapter
 from smriti.adapters import windsurf as windsurf_module
 from smriti.adapters._common import iso_utc
 from smriti.adapters.windsurf import WindsurfAdapter
-from smriti.models import Message, ParseResult, Problem, Session
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
-SHARED_WINDSURF = SHARED / "windsurf"
+SHARED_WINDSURF, needs_shared = shared_fixtures("windsurf")
+SHARED_FILES = shared_files(SHARED_WINDSURF)
 SHARED_TRANSCRIPT = SHARED_WINDSURF / "windsurf-session-simple.jsonl"
-OWN = Path(__file__).resolve().parent / "fixtures" / "windsurf"
+OWN = FIXTURES / "windsurf"
 TRAJECTORY = "3f2a9c1e-7b4d-4e8a-a1c2-5d6e7f8091ab"
 OWN_TRANSCRIPT = OWN / "transcripts" / f"{TRAJECTORY}.jsonl"
 BROKEN = OWN / "broken.jsonl"
 ADAPTER = WindsurfAdapter()
-
-needs_shared = pytest.mark.skipif(not SHARED_WINDSURF.is_dir(), reason="shared fixtures absent")
 
 # Counted by hand (jq -r '.type + " " + (.[.type] | keys | join(","))') over the 27 steps of
 # windsurf-session-simple.jsonl: user_input on lines 1, 9, 11, 18 → 4 prompts; planner_response on
@@ -56,47 +70,18 @@ EXPECTED_SHARED = {
 OWN_KINDS = {"injected_context": 1, "prompt": 2, "response": 2, "tool_call": 6, "tool_result": 5}
 
 
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def only(result: ParseResult) -> Session:
-    (session,) = result.sessions
-    return session
-
-
-def physical_lines(path: Path) -> list[bytes]:
-    """The file's lines split on LF only (bytes.splitlines would also split on the raw CR inside)."""
-    return [line + b"\n" for line in path.read_bytes().split(b"\n")[:-1]]
-
-
-def merged(*results: ParseResult) -> dict[str, Message]:
-    out: dict[str, Message] = {}
-    for result in results:
-        for session in result.sessions:
-            out.update({m.key: m for m in session.messages})
-    return out
-
-
 # --- conformance over the shared fixtures --------------------------------------------------------
-
-
-def _shared_files() -> list[Path]:
-    return sorted(SHARED_WINDSURF.glob("*")) if SHARED_WINDSURF.is_dir() else []
 
 
 @needs_shared
 def test_every_shared_fixture_has_an_expectation() -> None:
-    assert {p.name for p in _shared_files()} == set(EXPECTED_SHARED)
+    assert {p.name for p in SHARED_FILES} == set(EXPECTED_SHARED)
 
 
-@pytest.mark.parametrize("path", _shared_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name)
 def test_shared_fixture_conformance(path: Path) -> None:
     expected = EXPECTED_SHARED[path.name]
-    result = ADAPTER.parse(path)
-    assert result.errors == [] and result.warnings == []
-    json.dumps(result.resume)
-    session = only(result)
+    session = clean_session(ADAPTER, path)
     assert session.agent == "windsurf" and session.native_id == path.stem  # the trajectory id
     assert kinds(session) == expected["kinds"]
     assert session.cwd == expected["cwd"]
@@ -177,8 +162,7 @@ def test_the_tolerant_read_costs_nothing_on_clean_lines(monkeypatch: pytest.Monk
 
 
 def test_keys_are_line_numbers_stable_across_reads_and_appends(tmp_path: Path) -> None:
-    path = tmp_path / OWN_TRANSCRIPT.name
-    shutil.copy(OWN_TRANSCRIPT, path)
+    path = copy_to(tmp_path, OWN_TRANSCRIPT)
     first = [m.key for m in only(ADAPTER.parse(path)).messages]
     assert first == [m.key for m in only(ADAPTER.parse(path)).messages]
     with open(path, "a") as fh:
@@ -191,10 +175,8 @@ def test_keys_are_line_numbers_stable_across_reads_and_appends(tmp_path: Path) -
 
 
 def test_bad_lines_are_errors_and_the_rest_is_read(tmp_path: Path) -> None:
-    path = tmp_path / BROKEN.name
-    shutil.copy(BROKEN, path)
-    old = time.time() - 86400
-    os.utime(path, (old, old))
+    path = copy_to(tmp_path, BROKEN)
+    old = make_old(path)
     result = ADAPTER.parse(path)
     assert [(e.line, e.error) for e in result.errors] == [
         (2, "malformed JSON (Expecting ',' delimiter at column 99); line skipped"),
@@ -226,10 +208,7 @@ def test_a_line_that_stays_malformed_with_control_characters_allowed_is_still_an
     ],
 )  # fmt: skip
 def test_unreadable_transcripts_are_errors(tmp_path: Path, content: bytes, error: str) -> None:
-    path = tmp_path / "t.jsonl"
-    path.write_bytes(content)
-    result = ADAPTER.parse(path)
-    assert result.sessions == [] and [e.error for e in result.errors] == [error]
+    assert_unreadable(ADAPTER, tmp_path / "t.jsonl", content, error)
 
 
 def test_a_step_body_that_is_not_an_object_is_a_warning(tmp_path: Path) -> None:
@@ -251,29 +230,14 @@ def test_a_step_body_that_is_not_an_object_is_a_warning(tmp_path: Path) -> None:
 # half reports it as malformed; Cascade writes a step in one go).
 @pytest.mark.parametrize("cut", [1, 2, 3, 4, 5, 7, 8, 9, 10])
 def test_resume_returns_only_new_messages_with_the_same_keys(tmp_path: Path, cut: int) -> None:
-    lines = physical_lines(OWN_TRANSCRIPT)
-    assert len(lines) == 11
-    path = tmp_path / OWN_TRANSCRIPT.name
-    path.write_bytes(b"".join(lines[:cut]))
-    first = ADAPTER.parse(path)
-    with open(path, "ab") as fh:
-        fh.write(b"".join(lines[cut:]))
-    second = ADAPTER.parse(path, first.resume)
-    json.dumps(second.resume)
-    assert first.errors == [] and second.errors == []
-    old = {m.key for s in first.sessions for m in s.messages}
-    new = {m.key for s in second.sessions for m in s.messages}
-    assert not old & new
-    assert merged(first, second) == {m.key: m for m in only(ADAPTER.parse(OWN_TRANSCRIPT)).messages}
+    assert len(physical_lines(OWN_TRANSCRIPT)) == 11
+    first, second, _ = assert_resume_at_cut(ADAPTER, OWN_TRANSCRIPT, tmp_path / OWN_TRANSCRIPT.name, cut)
+    assert first.errors == []
     assert only(second).cwd == "/home/dev/my app"
 
 
 def test_resume_with_nothing_new(tmp_path: Path) -> None:
-    path = tmp_path / OWN_TRANSCRIPT.name
-    shutil.copy(OWN_TRANSCRIPT, path)
-    first = ADAPTER.parse(path)
-    again = ADAPTER.parse(path, first.resume)
-    assert again.sessions == [] and again.errors == [] and again.warnings == []
+    assert_nothing_new(ADAPTER, copy_to(tmp_path, OWN_TRANSCRIPT))
 
 
 # --- layout --------------------------------------------------------------------------------------
@@ -304,9 +268,7 @@ def test_detect() -> None:
 @needs_shared
 def test_detect_tells_other_agents_apart() -> None:
     assert ADAPTER.detect(SHARED_TRANSCRIPT) and ADAPTER.detect(SHARED_WINDSURF)
-    for folder in ("claude-code", "codex", "droid", "pi-agent", "copilot-cli", "cursor", "gemini-cli"):
-        for path in sorted((SHARED / folder).iterdir()):
-            assert not ADAPTER.detect(path), path
+    assert_not_detected(ADAPTER, "claude-code", "codex", "droid", "pi-agent", "copilot-cli", "cursor", "gemini-cli")
 
 
 def test_is_an_adapter() -> None:
@@ -315,11 +277,7 @@ def test_is_an_adapter() -> None:
 
 # --- garbage never makes parse raise -------------------------------------------------------------
 
-value = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
-    max_leaves=12,
-)
+value = json_value
 step_types = st.sampled_from(["user_input", "planner_response", "view_file", "run_command", "grep_search", "x"])
 body = st.fixed_dictionaries(
     {},
@@ -331,36 +289,25 @@ step = step_types.flatmap(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@FUZZ
 @given(
-    lines=st.lists(
-        st.one_of(
-            step.map(json.dumps),
-            value.map(json.dumps),
-            step.map(lambda s: json.dumps(s).replace("\\n", "\n").replace("\\t", "\t")),  # raw control characters
-            st.binary(max_size=40).map(lambda b: b.decode("latin-1")),
-        ),
-        max_size=10,
+    lines=garbage_lines(
+        step.map(json.dumps),
+        step.map(lambda s: json.dumps(s).replace("\\n", "\n").replace("\\t", "\t")),  # raw control characters
     )
 )
 def test_garbage_lines_never_raise(tmp_path: Path, lines: list[str]) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes("\n".join(lines).encode("utf-8", "replace"))
     result = ADAPTER.parse(path)
-    assert all(isinstance(p, Problem) for p in [*result.errors, *result.warnings])
-    json.dumps(result.resume)
     ADAPTER.parse(path, result.resume)
-    ADAPTER.parse(path, {"offset": 1, "cwds": "x", "emitted": 3})
-    assert isinstance(ADAPTER.detect(path), bool)
+    assert_garbage_handled(ADAPTER, path, result, {"offset": 1, "cwds": "x", "emitted": 3})
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(FUZZ, max_examples=100)
 @given(raw=st.binary(max_size=300))
 def test_garbage_bytes_never_raise(tmp_path: Path, raw: bytes) -> None:
-    path = tmp_path / "t.jsonl"
-    path.write_bytes(raw)
-    assert isinstance(ADAPTER.parse(path), ParseResult)
-    assert isinstance(ADAPTER.detect(path), bool)
+    assert_garbage_bytes_handled(ADAPTER, tmp_path / "t.jsonl", raw)
 
 
 # --- end to end through the CLI ------------------------------------------------------------------
