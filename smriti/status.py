@@ -78,6 +78,8 @@ def _status(app: App, cwd: Path | None) -> dict[str, Any]:
         "knowledge_by_category": _sum_by(knowledge, "category"),
         "knowledge_by_status": _sum_by(knowledge, "status"),
         "knowledge_by_origin": _sum_by(knowledge, "origin"),
+        "knowledge_by_repo": _sum_by(knowledge, "repo"),
+        "knowledge_by_agent": _sum_by(knowledge, "agent"),
         "adapter_errors": errors,
         "last_injection": last_injection(app.data_dir),
         "hook_installs": hook_installations(repo),
@@ -461,6 +463,10 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
         know.add_row("by category", ", ".join(f"{e(c)} {n}" for c, n in data["knowledge_by_category"].items()))
     if data["knowledge_by_origin"]:
         know.add_row("by origin", ", ".join(f"{e(o)} {n}" for o, n in data["knowledge_by_origin"].items()))
+    if data["knowledge_by_repo"]:
+        know.add_row("by repo", ", ".join(f"{e(r)} {n}" for r, n in data["knowledge_by_repo"].items()))
+    if data["knowledge_by_agent"]:
+        know.add_row("by agent", ", ".join(f"{e(a)} {n}" for a, n in data["knowledge_by_agent"].items()))
     for s in data["syncs"]:
         know.add_row("last sync", e(f"{s['repo']}: {s['ref']} {(s['commit'] or '')[:10]} {ago(s['synced_at'])}"))
     if not data["syncs"]:

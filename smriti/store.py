@@ -1125,11 +1125,12 @@ class Store:
         }
 
     def knowledge_counts(self) -> list[dict[str, Any]]:
-        """Knowledge items per (category, status, origin)."""
+        """Knowledge items per (category, status, origin, repo, agent)."""
         return [
-            {"category": r[0], "status": r[1], "origin": r[2], "items": r[3]}
+            {"category": r[0], "status": r[1], "origin": r[2], "repo": r[3] or "-", "agent": r[4] or "-", "items": r[5]}
             for r in self.conn.execute(
-                "select category, status, origin, count(*) from knowledge group by 1, 2, 3 order by 1, 2, 3"
+                "select category, status, origin, repo, agent, count(*) from knowledge group by 1, 2, 3, 4, 5 "
+                "order by 1, 2, 3, 4, 5"
             )
         ]
 

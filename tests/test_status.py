@@ -216,6 +216,8 @@ def test_pending_shares_and_last_sync_in_a_team_repo(runner, tmp_path: Path, mon
     assert (st["knowledge"], st["knowledge_by_status"], st["knowledge_by_origin"]) == (1, {"active": 1}, {"sync": 1})
     category = invoke_json(runner, "show", "sess-a")["category"]  # the file's folder is its category
     assert written[0].startswith(f".smriti/knowledge/{category}/") and st["knowledge_by_category"] == {category: 1}
+    assert st["knowledge_by_repo"] == {st["syncs"][0]["repo"]: 1} and st["knowledge_by_agent"] == {"claude-code": 1}
+    assert re.search(r"^by agent\s+claude-code 1$", invoke(runner, "status").stdout, re.M)
 
     (repo / written[0]).write_text((repo / written[0]).read_text() + "\nA reviewer's note.\n")
     ps = invoke_json(runner, "status")["pending_shares"]
