@@ -271,3 +271,15 @@ def m004_source_errors(conn: apsw.Connection) -> None:
         ) without rowid;
         """
     )
+
+
+@migration
+def m005_messages_blob_index(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- Which messages use a body. Without it, finding orphaned bodies (doctor, forget, prune) and
+        -- the foreign-key check of each deleted body scanned every message per body: 112 s for
+        -- doctor at 200k messages, 0.06 s with it.
+        create index messages_blob on messages(blob);
+        """
+    )
