@@ -421,7 +421,7 @@ def test_kill_at_random_points_then_rerun_loses_nothing(op: str, seed: int, tmp_
     assert landed >= 1  # at least one fault landed mid-run (the delays are within the clean run's time)
 
 
-# --- the two windows a kill -9 of share can hit, mended by the next run ---------------------------------------------------------------
+# --- the two windows a kill -9 of share can hit, mended by the next run ----------------------
 
 
 def test_a_share_killed_between_writing_a_file_and_recording_it_is_recorded_on_the_rerun(tmp_path: Path) -> None:
