@@ -152,6 +152,18 @@ def main() -> None:
     store_bytes = sum(dir_size(p) if p.is_dir() else p.stat().st_size for p in data.glob("smriti.db*"))
     index_bytes = dir_size(data / "index")
     fts_bytes = sum(p.stat().st_size for p in work.glob("fts.db*"))
+    # Maintenance at this size: doctor's checks, then forgetting the smallest project's sessions.
+    from smriti.maintenance import doctor, forget
+
+    t0 = time.perf_counter()
+    report = doctor(store, index)
+    doctor_s = time.perf_counter() - t0
+    assert not report.problems, report.problems
+    project = store.conn.execute("select project from sessions group by project order by count(*) limit 1").fetchone()[0]
+    t0 = time.perf_counter()
+    forgotten = forget(store, index, project_keys=(project,))
+    forget_s = time.perf_counter() - t0
+
     mb = raw_bytes / 1e6
 
     print(f"# smriti core benchmark — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
@@ -165,6 +177,8 @@ def main() -> None:
     print(f"| parse only (claude-code adapter), MB/s | {mb / parse_s:.1f} |")
     print(f"| no-op re-ingest of {len(files)} unchanged files, s | {noop_s:.2f} |")
     print(f"| index rebuild from store ({rebuilt} messages), s | {rebuild_s:.1f} |")
+    print(f"| doctor (integrity, index vs store, orphaned bodies, sources), s | {doctor_s:.2f} |")
+    print(f"| forget one project ({forgotten['sessions']} sessions), s | {forget_s:.2f} |")
     print(f"| store size / raw bytes | {store_bytes / raw_bytes:.2f} ({store_bytes / 1e6:.1f} MB) |")
     print(f"| index size / raw bytes | {index_bytes / raw_bytes:.2f} ({index_bytes / 1e6:.1f} MB) |")
     print(f"| store + index / raw bytes | {(store_bytes + index_bytes) / raw_bytes:.2f} |")
