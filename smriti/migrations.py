@@ -283,3 +283,16 @@ def m005_messages_blob_index(conn: apsw.Connection) -> None:
         create index messages_blob on messages(blob);
         """
     )
+
+
+@migration
+def m006_sessions_related_index(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- The newest sessions of a project and category: what enrich compares a new session with
+        -- (Store.relation_candidates, once per ingested session). Through sessions_project alone
+        -- that read and sorted every session of the project: 3 ms a session at 3k sessions a
+        -- project, growing with it; 0.09 ms with this index, whatever the size.
+        create index sessions_related on sessions(project, category, coalesce(ended_at, started_at));
+        """
+    )
