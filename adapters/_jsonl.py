@@ -91,9 +91,14 @@ def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int,
 
 
 def read_jsonl(
-    path: Path, resume: Any = None, *, now: float | None = None, max_line_bytes: int = MAX_LINE_BYTES
+    path: Path, resume: Any = None, *, now: float | None = None, max_line_bytes: int = MAX_LINE_BYTES,
+    drop_keys: frozenset[str] = frozenset(),
 ) -> JsonlRead:
-    """Read the complete lines of `path` after the resume point; never raises for bad content."""
+    """Read the complete lines of `path` after the resume point; never raises for bad content.
+
+    `drop_keys`: top-level keys the adapter never reads, dropped as each line is parsed — all of
+    a file's records are held at once, and in a large transcript a duplicate of every tool output
+    (Claude Code's `toolUseResult`) is a third of that memory."""
     p = str(path)
     out = JsonlRead()
     try:
@@ -120,7 +125,7 @@ def read_jsonl(
         out.errors.append(Problem(p, "empty file: no records"))
         return out
     age = (now if now is not None else time.time()) - st.st_mtime
-    _split(data, p, start, line, out, live=age < LIVE_WRITE_SECONDS, max_line_bytes=max_line_bytes)
+    _split(data, p, start, line, out, live=age < LIVE_WRITE_SECONDS, max_line_bytes=max_line_bytes, drop_keys=drop_keys)
     if head is not None:
         out.head, out.head_len = _hash(head), len(head)
     else:
@@ -147,7 +152,8 @@ def read_jsonl_bytes(data: bytes, path: str, *, max_line_bytes: int = MAX_LINE_B
     return out
 
 
-def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, live: bool, max_line_bytes: int) -> None:
+def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, live: bool, max_line_bytes: int,
+           drop_keys: frozenset[str] = frozenset()) -> None:
     """Parse the lines of `data` (which begins at file offset `start`) into `out`."""
     out.first_line = line_no
     pos = 0
@@ -183,6 +189,8 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
                     out.errors.append(Problem(p, f"malformed JSON ({where}); line skipped", line_no))
                 else:
                     if isinstance(obj, dict):
+                        for key in drop_keys:
+                            obj.pop(key, None)
                         out.records.append((line_no, obj))
                     else:
                         out.errors.append(Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no))

@@ -59,6 +59,9 @@ INJECTED_PREFIXES = (
 )  # fmt: skip
 
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking"})  # reasoning is not stored
+# Line keys this adapter never reads, dropped as lines are parsed: `toolUseResult` repeats every
+# tool output (a third of a large transcript's parsed records in memory).
+UNREAD_KEYS = frozenset({"toolUseResult"})
 SUMMARY_KEYS = ("command", "file_path", "path", "pattern", "url", "query", "description", "prompt")
 PATH_KEYS = ("file_path", "path", "notebook_path")
 SPILL_MAX_CHARS = 200_000
@@ -104,7 +107,7 @@ class ClaudeCodeAdapter:
         return any(_sniff(f) for f in files)
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        read = read_jsonl(path, resume)
+        read = read_jsonl(path, resume, drop_keys=UNREAD_KEYS)
         resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
         parser = _FileParser(path, _ResumeState.load(resume) if resuming else _ResumeState())
         parser.survey(read.records)

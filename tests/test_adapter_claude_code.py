@@ -959,3 +959,24 @@ def test_garbage_never_raises_and_valid_lines_survive(noise: list[list[bytes]]) 
         path.write_bytes(b"\n".join(chunks) + b"\n")
         tail = ADAPTER.parse(path, head.resume)
         assert {m.key for m in all_messages(head) + all_messages(tail)} >= VALID_KEYS
+
+
+def test_unread_keys_are_dropped_as_lines_are_parsed(tmp_path: Path) -> None:
+    """`toolUseResult` (a copy of every tool output) is never read: the reader drops it, and the
+    messages are the same as when it is kept."""
+    from smriti.adapters._jsonl import read_jsonl
+    from smriti.adapters.claude_code import UNREAD_KEYS
+
+    lines = [{"type": "user", "uuid": "u1", "sessionId": "s1", "message": {"role": "user", "content": "run the tests"},
+              "timestamp": "2026-11-01T10:00:00Z", "cwd": "/w"},
+             {"type": "user", "uuid": "u2", "sessionId": "s1", "timestamp": "2026-11-01T10:00:02Z", "cwd": "/w",
+              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "3 passed"}]},
+              "toolUseResult": {"stdout": "3 passed" * 1000, "stderr": ""}}]  # fmt: skip
+    path = tmp_path / "s1.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    slim = read_jsonl(path, drop_keys=UNREAD_KEYS)
+    assert all("toolUseResult" not in rec for _, rec in slim.records)
+    assert [rec["uuid"] for _, rec in slim.records] == ["u1", "u2"]
+    assert "toolUseResult" in read_jsonl(path).records[1][1]  # other readers still see it
+    parsed = ClaudeCodeAdapter().parse(path)
+    assert [(m.kind, m.text) for m in parsed.sessions[0].messages] == [("prompt", "run the tests"), ("tool_result", "3 passed")]
