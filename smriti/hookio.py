@@ -1,7 +1,7 @@
 """What an agent's hook sent, which agent really sent it, and what to print back.
 
 Lean on purpose: `smriti hook` imports this on every prompt of every agent, so it uses only
-`os` and `smriti.hookjson` (no json, pathlib, no platformdirs, no smriti module with dataclasses).
+`os` and `smriti.hookjson` (no json, no pathlib, no platformdirs, no smriti module with dataclasses).
 
 The same `smriti hook claude-code …` command also runs inside Cursor and VS Code (both read
 `~/.claude/settings.json`), and Copilot CLI and VS Code read each other's hook files, so the agent
