@@ -113,7 +113,7 @@ def doctor(store: Store, index: Index | None, *, repair: bool = False, index_pro
             report.fix(f"rebuilt the index ({n} messages)")
 
     orphans = store.orphan_blobs()
-    report.add("orphaned message bodies", orphans == 0, f"{orphans} bod(ies) no message uses")
+    report.add("orphaned message bodies", orphans == 0, f"{orphans} stored text{'' if orphans == 1 else 's'} no message uses")
     if orphans and repair:
         report.fix(f"dropped {store.drop_orphan_blobs()} orphaned bodies")
 
