@@ -1,4 +1,4 @@
-"""Scaffolding the JSONL adapter tests share (droid, pi, windsurf): where the shared fixtures are,
+"""Scaffolding the adapter tests share: where the shared fixtures are,
 small readers of a ParseResult, the resume-at-a-cut check, and the garbage-input checks with their
 hypothesis strategies. Imported like conftest: `from adapter_helpers import …`."""
 
@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED_FIXTURES
 from smriti.models import Message, ParseResult, Problem, Session
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"  # the fixtures shared between the agents' tools, when present
+SHARED = SHARED_FIXTURES  # the fixtures shared between the agents' tools, when present
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 # --- fixtures ------------------------------------------------------------------------------------
@@ -65,6 +65,25 @@ def kinds(session: Session) -> dict[str, int]:
 def only(result: ParseResult) -> Session:
     (session,) = result.sessions
     return session
+
+
+def texts(session: Session, kind: str) -> list[str]:
+    return [m.text for m in session.messages if m.kind == kind]
+
+
+def by_id(result: ParseResult) -> dict[str, Session]:
+    return {s.native_id: s for s in result.sessions}
+
+
+def problems(items: list[Any], path: Path) -> list[str]:
+    """Problems as "line: error" text without the path in front (one file's)."""
+    return [str(p).removeprefix(f"{path}:").removeprefix(f"{path}").lstrip(": ") for p in items]
+
+
+def errors_of(items: list[Problem], path: Path) -> list[str]:
+    """Problems as "line: error" text, all of them about `path`."""
+    assert {p.path for p in items} <= {str(path)}
+    return [p.error if p.line is None else f"{p.line}: {p.error}" for p in items]
 
 
 def keys(result: ParseResult) -> set[str]:

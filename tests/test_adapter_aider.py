@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from smriti.adapters.aider import AiderAdapter
 from smriti.models import Message, Problem
+from conftest import SHARED_FIXTURES
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
+SHARED = SHARED_FIXTURES
 SHARED_AIDER = SHARED / "aider"
 OWN = Path(__file__).resolve().parent / "fixtures" / "aider"
 UDIFF = OWN / "udiff-session.aider.chat.history.md"

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from smriti.adapters.amp import AmpAdapter
 from smriti.models import Problem
+from conftest import SHARED_FIXTURES
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
+SHARED = SHARED_FIXTURES
 SHARED_AMP = SHARED / "amp"
 OWN = Path(__file__).resolve().parent / "fixtures" / "amp" / "threads"
 OWN_THREAD = OWN / "T-7f3e1d2c-4b5a-4c6d-9e8f-0a1b2c3d4e5f.json"

@@ -11,12 +11,12 @@ import os
 import shutil
 import tempfile
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from adapter_helpers import by_id, kinds
 from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -32,18 +32,10 @@ ADAPTER = ClaudeCodeAdapter()
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared fixtures not available")
 
 
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
 def problems(items: list[Problem], path: Path) -> list[str]:
     """Problems about `path`, as "line: error" (or just "error" when not about one line)."""
     assert {p.path for p in items} <= {str(path)}
     return [p.error if p.line is None else f"{p.line}: {p.error}" for p in items]
-
-
-def by_id(result: ParseResult) -> dict[str, Session]:
-    return {s.native_id: s for s in result.sessions}
 
 
 def all_messages(result: ParseResult) -> list[Message]:

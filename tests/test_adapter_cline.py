@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from smriti.adapters.cline import ClineAdapter, RooAdapter
 from smriti.models import Problem
+from conftest import SHARED_FIXTURES
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
+SHARED = SHARED_FIXTURES
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CLINE_EXT = FIXTURES / "cline" / "saoudrizwan.claude-dev"
 CLINE_DATA = FIXTURES / "cline" / "dot-cline-data"

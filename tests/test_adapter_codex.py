@@ -15,7 +15,6 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 import zstandard
@@ -23,10 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.codex import CodexAdapter
-from smriti.models import Message, ParseResult, Session
+from smriti.models import ParseResult
 
-SHARED = Path("/work/shared/fixtures/codex")
-OTHER_AGENTS = Path("/work/shared/fixtures")
+from adapter_helpers import kinds, merged, only, problems, texts
+from conftest import SHARED_FIXTURES
+
+SHARED = SHARED_FIXTURES / "codex"
+OTHER_AGENTS = SHARED_FIXTURES
 OWN = Path(__file__).parent / "fixtures" / "codex"
 ADAPTER = CodexAdapter()
 
@@ -39,23 +41,6 @@ TS = "5973b6c0-94b8-487b-a530-2aeb6098ae0e"
 PARENT = "0195a1b2-0000-7000-8000-00000000000a"
 FORK = "0195a1b2-0000-7000-8000-00000000000b"
 SUB = "0195a1b2-0000-7000-8000-00000000000c"
-
-
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def problems(items: list[Any], path: Path) -> list[str]:
-    return [str(p).removeprefix(f"{path}:").removeprefix(f"{path}").lstrip(": ") for p in items]
-
-
-def only(result: ParseResult) -> Session:
-    (session,) = result.sessions
-    return session
-
-
-def texts(session: Session, kind: str) -> list[str]:
-    return [m.text for m in session.messages if m.kind == kind]
 
 
 # --- conformance over the shared fixtures --------------------------------------------------------
@@ -419,15 +404,6 @@ def test_codex_home_env_var(isolated_env: Path, tmp_path: Path, monkeypatch: pyt
 
 
 # --- resume --------------------------------------------------------------------------------------
-
-
-def merged(*results: ParseResult) -> dict[str, Message]:
-    """What the store ends up with: messages by key, a later copy replacing an earlier one."""
-    out: dict[str, Message] = {}
-    for result in results:
-        for session in result.sessions:
-            out.update({m.key: m for m in session.messages})
-    return out
 
 
 @pytest.mark.parametrize("cut", [1, 5, 7, 8, 13, 20, 27, 28, 33])

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from smriti.adapters.continue_ import ContinueAdapter
 from smriti.models import Problem
+from conftest import SHARED_FIXTURES
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
+SHARED = SHARED_FIXTURES
 SHARED_CONTINUE = SHARED / "continue"
 OWN = Path(__file__).resolve().parent / "fixtures" / "continue" / "sessions"
 OWN_SESSION = OWN / "5b2c8e1f-7a3d-4f60-9b1e-2d4c6a8e0f13.json"

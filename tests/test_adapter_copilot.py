@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from adapter_helpers import errors_of, kinds
 from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters import Adapter
 from smriti.adapters.copilot import CopilotAdapter
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult
 
 SHARED = SHARED_FIXTURES / "copilot-vscode"
 OWN = Path(__file__).parent / "fixtures" / "copilot"
@@ -33,15 +33,6 @@ needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared fixtures n
 
 JOURNAL_ID = "5d6c7b8a-9f0e-4d1c-a2b3-c4d5e6f7a8b9"
 TRANSCRIPT_ID = "8b7a6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d"
-
-
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def errors_of(items: list[Problem], path: Path) -> list[str]:
-    assert {p.path for p in items} <= {str(path)}
-    return [p.error if p.line is None else f"{p.line}: {p.error}" for p in items]
 
 
 def keys(result: ParseResult) -> list[str]:

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.copilot_cli import CopilotCliAdapter
-from smriti.models import Message, ParseResult, Session
+from smriti.models import ParseResult
 
-SHARED = Path("/work/shared/fixtures/copilot-cli")
-OTHER_AGENTS = Path("/work/shared/fixtures")
+from adapter_helpers import kinds, merged, only, problems, texts
+from conftest import SHARED_FIXTURES
+
+SHARED = SHARED_FIXTURES / "copilot-cli"
+OTHER_AGENTS = SHARED_FIXTURES
 OWN = Path(__file__).parent / "fixtures" / "copilot-cli"
 ADAPTER = CopilotCliAdapter()
 
@@ -39,23 +40,6 @@ LEGACY = OWN / "session-state" / f"{OLD}.jsonl"
 def no_copilot_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("COPILOT_HOME", "XDG_CONFIG_HOME", "USERPROFILE"):
         monkeypatch.delenv(var, raising=False)
-
-
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def problems(items: list[Any], path: Path) -> list[str]:
-    return [str(p).removeprefix(f"{path}:").removeprefix(f"{path}").lstrip(": ") for p in items]
-
-
-def only(result: ParseResult) -> Session:
-    (session,) = result.sessions
-    return session
-
-
-def texts(session: Session, kind: str) -> list[str]:
-    return [m.text for m in session.messages if m.kind == kind]
 
 
 # --- conformance over the shared fixtures --------------------------------------------------------
@@ -211,14 +195,6 @@ def test_copilot_home_env_var(isolated_env: Path, tmp_path: Path, monkeypatch: p
 
 
 # --- resume --------------------------------------------------------------------------------------
-
-
-def merged(*results: ParseResult) -> dict[str, Message]:
-    out: dict[str, Message] = {}
-    for result in results:
-        for session in result.sessions:
-            out.update({m.key: m for m in session.messages})
-    return out
 
 
 @pytest.mark.parametrize("cut", [1, 3, 6, 7, 9, 14, 18, 21, 24, 25])

@@ -12,19 +12,19 @@ import hashlib
 import json
 import shutil
 import sqlite3
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from adapter_helpers import by_id, errors_of, kinds
 from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters import Adapter
 from smriti.adapters.cursor import CursorAdapter
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult
 
 SHARED = SHARED_FIXTURES / "cursor"
 OWN = Path(__file__).parent / "fixtures" / "cursor"
@@ -36,19 +36,6 @@ ERA2 = "9c3f5a7b-1d2e-4f60-8a9b-0c1d2e3f4a5b"
 TAB = "5e0d3c2b-9a8f-4e7d-b6c5-a4f3e2d1c0b9"
 
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared fixtures not available")
-
-
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def errors_of(items: list[Problem], path: Path) -> list[str]:
-    assert {p.path for p in items} <= {str(path)}
-    return [p.error if p.line is None else f"{p.line}: {p.error}" for p in items]
-
-
-def by_id(result: ParseResult) -> dict[str, Session]:
-    return {s.native_id: s for s in result.sessions}
 
 
 def keys(result: ParseResult) -> list[str]:

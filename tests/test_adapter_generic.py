@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from smriti.adapters.generic import GenericAdapter
 from smriti.models import Problem
+from conftest import SHARED_FIXTURES
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared" / "fixtures"
+SHARED = SHARED_FIXTURES
 OWN = Path(__file__).resolve().parent / "fixtures" / "generic"
 
 # Counted by hand from each file:

@@ -12,19 +12,19 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from adapter_helpers import by_id, errors_of, kinds
 from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters import Adapter
 from smriti.adapters.opencode import OpenCodeAdapter
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult
 
 SHARED = SHARED_FIXTURES / "opencode"
 OWN = Path(__file__).parent / "fixtures" / "opencode" / "storage"
@@ -35,19 +35,6 @@ PARENT = "ses_5a3f1c2e9ffeXq7LmN2pR4sT6v"
 CHILD = "ses_5a3f1d4b2ffeKc8VbN1mQ3wE5r"
 
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared fixtures not available")
-
-
-def kinds(session: Session) -> dict[str, int]:
-    return dict(Counter(m.kind for m in session.messages))
-
-
-def errors_of(items: list[Problem], path: Path) -> list[str]:
-    assert {p.path for p in items} <= {str(path)}
-    return [p.error if p.line is None else f"{p.line}: {p.error}" for p in items]
-
-
-def by_id(result: ParseResult) -> dict[str, Session]:
-    return {s.native_id: s for s in result.sessions}
 
 
 def session_file(storage: Path, session_id: str) -> Path:
