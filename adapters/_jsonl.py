@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -198,16 +197,3 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
         line_no += 1
     out.offset = start + pos
     out._lines_consumed = line_no - out.first_line
-
-
-def iter_files(root: Path, patterns: tuple[str, ...]) -> Iterator[Path]:
-    """Files under root matching any glob pattern, sorted for a stable ingest order."""
-    if root.is_file():
-        yield root
-        return
-    seen: set[Path] = set()
-    for pattern in patterns:
-        for found in sorted(root.glob(pattern)):
-            if found not in seen:
-                seen.add(found)
-                yield found

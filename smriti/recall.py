@@ -788,10 +788,6 @@ def _dedupe(items: list[RecallItem]) -> list[RecallItem]:
 # ---- context ------------------------------------------------------------------------------------
 
 
-def estimate_tokens(text: str) -> int:
-    return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
-
-
 def fence(text: str) -> str:
     """A code fence longer than any backtick run inside `text`, so the text cannot close it."""
     longest = max((len(m.group(0)) for m in re.finditer(r"`+", text)), default=0)
