@@ -21,10 +21,18 @@ class SmritiGroup(click.Group):
     """Turns library errors into one clear line and exit 1, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        import apsw
+
         try:
             return super().invoke(ctx)
         except SmritiError as exc:
             raise click.ClickException(str(exc)) from None
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            # A store whose header is sound opens fine; damage further in shows on the first read
+            # of a bad page, in whatever command reads it.
+            app = ctx.obj if isinstance(ctx.obj, App) else None
+            db = paths.db_path(app.data_dir if app else None)
+            raise click.ClickException(f"{db} is damaged ({exc}); `smriti doctor` explains the way out") from None
 
 
 def emit_json(data: Any) -> None:

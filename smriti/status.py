@@ -29,17 +29,6 @@ def _size(path) -> int:
 
 def status(app: App, cwd: Path | None = None) -> dict[str, Any]:
     """The health report. Read-only: an index that needs a rebuild is reported, not rebuilt."""
-    import apsw
-
-    try:
-        return _status(app, cwd)
-    except (apsw.CorruptError, apsw.NotADBError) as exc:  # damage past the header shows up on read
-        raise SmritiError(
-            f"{paths.db_path(app.data_dir)} is damaged ({exc}); run `smriti doctor` to see what is wrong"
-        ) from None
-
-
-def _status(app: App, cwd: Path | None) -> dict[str, Any]:
     store = app.store
     stats = store.stats()
     db = paths.db_path(app.data_dir)

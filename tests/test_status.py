@@ -390,3 +390,28 @@ def test_path_prints_the_data_dir_and_with_all_where_everything_lives(tmp_path: 
     listing = run_smriti("path", "--all", env=env).stdout.splitlines()
     assert [ln.split()[0] for ln in listing] == list(where)
     assert not home.exists()  # asking where things live creates nothing
+
+
+def test_damage_a_command_first_reads_is_one_clear_error(runner, data_dir: Path) -> None:
+    """A store whose schema pages are sound opens; a damaged page shows on its first read, in any
+    command (here the message bodies: `search` and `show` read them, `status` does not)."""
+    import apsw
+
+    invoke_json(runner, "ingest", "--path", EX)
+    db = data_dir / "smriti.db"
+    conn = apsw.Connection(str(db))
+    conn.pragma("wal_checkpoint(TRUNCATE)")
+    pages = [p for (p,) in conn.execute("select pageno from dbstat where name = 'blobs'")]
+    page_size = conn.pragma("page_size")
+    conn.close()
+    with db.open("r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * page_size)
+            fh.write(b"\xde\xad" * (page_size // 2))
+    env = {"SMRITI_HOME": str(data_dir)}
+    for args in (("search", "pool"), ("show", "96f77bed")):
+        proc = run_smriti(*args, env=env)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert proc.stderr.startswith(f"Error: {db} is damaged") and "smriti doctor" in proc.stderr
+    report = json.loads(run_smriti("doctor", "--json", env=env).stdout)
+    assert not report["checks"][0]["ok"] and report["checks"][0]["check"] in ("store readable", "store integrity")
