@@ -470,7 +470,9 @@ def test_any_frontmatter_gives_an_item_or_a_knowledge_error(noise: str, name: st
             k.parse(text)
         except KnowledgeError as error:
             assert error.message
-            assert error.line is None or 1 <= error.line <= text.count("\n") + 1
+            # the parser reads a bare \r as a line break (it normalises line endings to \n)
+            lines = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+            assert error.line is None or 1 <= error.line <= lines
 
 
 @settings(max_examples=200, deadline=None)
