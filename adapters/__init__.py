@@ -106,7 +106,7 @@ def _conformance_problem(adapter: object, ep_name: str) -> str | None:
     for attr in ("name", "default_roots", "discover", "parse"):
         if not hasattr(adapter, attr):
             return f"it has no {attr!r}"
-    name = getattr(adapter, "name")
+    name = adapter.name
     if not isinstance(name, str) or not name:
         return "its name is not a non-empty string"
     if name != ep_name:

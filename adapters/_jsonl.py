@@ -90,7 +90,11 @@ def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int,
 
 
 def read_jsonl(
-    path: Path, resume: Any = None, *, now: float | None = None, max_line_bytes: int = MAX_LINE_BYTES,
+    path: Path,
+    resume: Any = None,
+    *,
+    now: float | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
     drop_keys: frozenset[str] = frozenset(),
 ) -> JsonlRead:
     """Read the complete lines of `path` after the resume point; never raises for bad content.
@@ -151,8 +155,17 @@ def read_jsonl_bytes(data: bytes, path: str, *, max_line_bytes: int = MAX_LINE_B
     return out
 
 
-def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, live: bool, max_line_bytes: int,
-           drop_keys: frozenset[str] = frozenset()) -> None:
+def _split(
+    data: bytes,
+    p: str,
+    start: int,
+    line_no: int,
+    out: JsonlRead,
+    *,
+    live: bool,
+    max_line_bytes: int,
+    drop_keys: frozenset[str] = frozenset(),
+) -> None:
     """Parse the lines of `data` (which begins at file offset `start`) into `out`."""
     out.first_line = line_no
     pos = 0
@@ -165,7 +178,11 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
         next_pos = end + 1 if complete else n
         if len(raw) > max_line_bytes:
             out.errors.append(
-                Problem(p, f"line is {len(raw) / 1_048_576:.1f} MB, over the {max_line_bytes // 1_048_576} MB limit; skipped", line_no)
+                Problem(
+                    p,
+                    f"line is {len(raw) / 1_048_576:.1f} MB, over the {max_line_bytes // 1_048_576} MB limit; skipped",
+                    line_no,
+                )
             )
         elif raw.strip():
             try:
@@ -179,9 +196,15 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
                     if not complete:
                         # A torn last line: the agent may still be writing it. Not consumed.
                         if live:
-                            out.warnings.append(Problem(p, "last line is incomplete (still being written); left for the next run", line_no))
+                            out.warnings.append(
+                                Problem(
+                                    p, "last line is incomplete (still being written); left for the next run", line_no
+                                )
+                            )
                         else:
-                            out.errors.append(Problem(p, "last line is truncated (no newline, not valid JSON); left unread", line_no))
+                            out.errors.append(
+                                Problem(p, "last line is truncated (no newline, not valid JSON); left unread", line_no)
+                            )
                         break
                     # getattr: a too-long integer raises a plain ValueError, with no position.
                     where = f"{getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')}"
@@ -192,7 +215,9 @@ def _split(data: bytes, p: str, start: int, line_no: int, out: JsonlRead, *, liv
                             obj.pop(key, None)
                         out.records.append((line_no, obj))
                     else:
-                        out.errors.append(Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no))
+                        out.errors.append(
+                            Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no)
+                        )
         pos = next_pos
         line_no += 1
     out.offset = start + pos

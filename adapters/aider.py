@@ -223,11 +223,16 @@ class _Run:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "native_id": self.native_id, "header": self.header, "started_at": self.started_at,
-            "models": self.models, "prompt_seen": self.prompt_seen, "command": self.command,
-            "next_ordinal": self.next_ordinal, "blanks": self.blanks,
+            "native_id": self.native_id,
+            "header": self.header,
+            "started_at": self.started_at,
+            "models": self.models,
+            "prompt_seen": self.prompt_seen,
+            "command": self.command,
+            "next_ordinal": self.next_ordinal,
+            "blanks": self.blanks,
             "open": self.open.to_json() if self.open else None,
-        }  # fmt: skip
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> _Run | None:

@@ -40,23 +40,51 @@ AGENT = "claude-code"
 # subagent's own file already holds, so they are never counted.
 KNOWN_SKIPPED_TYPES = frozenset(
     {
-        "summary", "file-history-snapshot", "progress", "queue-operation", "attachment", "system",
-        "last-prompt", "permission-mode", "mode", "custom-title", "ai-title", "agent-name",
-        "pr-link", "worktree-state", "bridge-session", "frame-link", "relocated", "started",
-        "result", "atis-latch", "tag",
+        "summary",
+        "file-history-snapshot",
+        "progress",
+        "queue-operation",
+        "attachment",
+        "system",
+        "last-prompt",
+        "permission-mode",
+        "mode",
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "pr-link",
+        "worktree-state",
+        "bridge-session",
+        "frame-link",
+        "relocated",
+        "started",
+        "result",
+        "atis-latch",
+        "tag",
     }
-)  # fmt: skip
+)
 TITLE_FIELDS = {"custom-title": "customTitle", "ai-title": "aiTitle", "summary": "summary"}
 TITLE_PRECEDENCE = ("custom-title", "ai-title", "summary")
 
 # User text that the agent (not the person) put into the conversation.
 INJECTED_PREFIXES = (
-    "<command-name>", "<command-message>", "<local-command-stdout>", "<local-command-caveat>",
-    "Caveat: The messages below were generated", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
-    "<system-reminder>", "<task-notification>", "<ide_opened_file>", "<ide_selection>",
-    "<user-memory-input>", "<environment_context>", "<user_instructions>",
+    "<command-name>",
+    "<command-message>",
+    "<local-command-stdout>",
+    "<local-command-caveat>",
+    "Caveat: The messages below were generated",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<system-reminder>",
+    "<task-notification>",
+    "<ide_opened_file>",
+    "<ide_selection>",
+    "<user-memory-input>",
+    "<environment_context>",
+    "<user_instructions>",
     "[Request interrupted by user",
-)  # fmt: skip
+)
 
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking"})  # reasoning is not stored
 # Line keys this adapter never reads, dropped as lines are parsed: `toolUseResult` repeats every
@@ -212,16 +240,30 @@ class _SessionAcc:
         return next((self.titles[t] for t in TITLE_PRECEDENCE if t in self.titles), None)
 
     def facts(self) -> tuple[Any, ...]:
-        return (self.native_id, self.parent, self.cwd, self.git_branch, self.title,
-                self.started_at, self.ended_at, tuple(self.models))  # fmt: skip
+        return (
+            self.native_id,
+            self.parent,
+            self.cwd,
+            self.git_branch,
+            self.title,
+            self.started_at,
+            self.ended_at,
+            tuple(self.models),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "native_id": self.native_id, "parent": self.parent, "subagent": self.subagent,
-            "cwd": self.cwd, "git_branch": self.git_branch, "titles": self.titles,
-            "started_at": self.started_at, "ended_at": self.ended_at, "models": self.models,
+            "native_id": self.native_id,
+            "parent": self.parent,
+            "subagent": self.subagent,
+            "cwd": self.cwd,
+            "git_branch": self.git_branch,
+            "titles": self.titles,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "models": self.models,
             "emitted": self.emitted,
-        }  # fmt: skip
+        }
 
     @classmethod
     def from_json(cls, session_id: str, data: dict[str, Any]) -> _SessionAcc:
@@ -261,8 +303,13 @@ class _Response:
         return "\n\n".join([self.prior, *self.texts] if self.prior else self.texts)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "session": self.session_id, "text": self.full_text,
-                "timestamp": self.timestamp, "sidechain": self.sidechain}  # fmt: skip
+        return {
+            "key": self.key,
+            "session": self.session_id,
+            "text": self.full_text,
+            "timestamp": self.timestamp,
+            "sidechain": self.sidechain,
+        }
 
 
 @dataclass
@@ -530,9 +577,16 @@ class _FileParser:
         text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
         files = input_paths(tool_input, PATH_KEYS, lists=("edits",))  # MultiEdit names its files in edits
         return Message(
-            "assistant", text, "tool_call", tool_id or fallback_key, ts,
-            tool_name=name, tool_input=tool_input, files=files, sidechain=side,
-        )  # fmt: skip
+            "assistant",
+            text,
+            "tool_call",
+            tool_id or fallback_key,
+            ts,
+            tool_name=name,
+            tool_input=tool_input,
+            files=files,
+            sidechain=side,
+        )
 
     # -- shared --
 

@@ -73,9 +73,15 @@ UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 # Text the extension (not the person) put into a user turn.
 INJECTED_PREFIXES = (
-    "<environment_details>", "[TASK RESUMPTION]", "[ERROR] You did not use a tool", "<explicit_instructions",
-    "[NOTE] Some previous conversation history", "# .clinerules", "# .clineignore", "<system-reminder>",
-)  # fmt: skip
+    "<environment_details>",
+    "[TASK RESUMPTION]",
+    "[ERROR] You did not use a tool",
+    "<explicit_instructions",
+    "[NOTE] Some previous conversation history",
+    "# .clinerules",
+    "# .clineignore",
+    "<system-reminder>",
+)
 # Tags wrapping what the person typed: the first prompt, feedback, an answer, a new message.
 TYPED_TAGS = ("task", "feedback", "answer", "user_message")
 TYPED_RE = re.compile(r"<(task|feedback|answer|user_message)>\s*(.*?)\s*</\1>", re.DOTALL)
@@ -86,21 +92,53 @@ CWD_RE = re.compile(r"# Current (?:Working|Workspace) Directory \((.+?)\) Files"
 # Tool names of both extensions; XML-era assistant text is only parsed for these tags.
 KNOWN_TOOLS = frozenset(
     {
-        "execute_command", "read_file", "write_to_file", "replace_in_file", "apply_diff", "search_files",
-        "list_files", "list_code_definition_names", "browser_action", "use_mcp_tool", "access_mcp_resource",
-        "ask_followup_question", "attempt_completion", "plan_mode_respond", "plan_mode_response", "new_task",
-        "load_mcp_documentation", "web_fetch", "web_search", "insert_content", "search_and_replace",
-        "switch_mode", "codebase_search", "fetch_instructions", "new_rule", "condense", "summarize_task",
-        "report_bug", "update_todo_list", "focus_chain", "run_slash_command", "generate_image", "apply_patch",
-        "edit_file", "search_replace", "use_skill", "read_command_output",
+        "execute_command",
+        "read_file",
+        "write_to_file",
+        "replace_in_file",
+        "apply_diff",
+        "search_files",
+        "list_files",
+        "list_code_definition_names",
+        "browser_action",
+        "use_mcp_tool",
+        "access_mcp_resource",
+        "ask_followup_question",
+        "attempt_completion",
+        "plan_mode_respond",
+        "plan_mode_response",
+        "new_task",
+        "load_mcp_documentation",
+        "web_fetch",
+        "web_search",
+        "insert_content",
+        "search_and_replace",
+        "switch_mode",
+        "codebase_search",
+        "fetch_instructions",
+        "new_rule",
+        "condense",
+        "summarize_task",
+        "report_bug",
+        "update_todo_list",
+        "focus_chain",
+        "run_slash_command",
+        "generate_image",
+        "apply_patch",
+        "edit_file",
+        "search_replace",
+        "use_skill",
+        "read_command_output",
     }
-)  # fmt: skip
+)
 # Tools that are the assistant talking to the person: their text is a response, not a tool call,
 # and their "result" is the person's reply (a prompt), not tool output.
 CONVERSATIONAL_TOOLS = {
-    "attempt_completion": "result", "ask_followup_question": "question",
-    "plan_mode_respond": "response", "plan_mode_response": "response",
-}  # fmt: skip
+    "attempt_completion": "result",
+    "ask_followup_question": "question",
+    "plan_mode_respond": "response",
+    "plan_mode_response": "response",
+}
 # A tool call opens its own line; a tag mentioned inside prose (`use <read_file>`) is not a call.
 XML_TOOL_RE = re.compile(r"(?:^|\n)[ \t]*<(" + "|".join(sorted(KNOWN_TOOLS)) + r")>(.*?)(?:</\1>|\Z)", re.DOTALL)
 XML_PARAM_RE = re.compile(r"<([A-Za-z_][\w-]*)>\n?(.*?)\n?</\1>", re.DOTALL)
@@ -116,15 +154,41 @@ TASK_FILE = SourceKind("a JSON file", "messages", mid_write="; it may be mid-wri
 # ui_messages.json `say`/`ask` types that carry no conversation (progress, bookkeeping).
 UI_SKIPPED = frozenset(
     {
-        "api_req_started", "api_req_finished", "api_req_retried", "api_req_retry_delayed", "api_req_failed",
-        "reasoning", "checkpoint_created", "deleted_api_reqs", "shell_integration_warning", "error",
-        "diff_error", "clineignore_error", "resume_task", "resume_completed_task", "mistake_limit_reached",
-        "auto_approval_max_req_reached", "info", "load_mcp_documentation", "condense_context",
-        "condense_context_error", "user_feedback_diff", "browser_action_launch", "browser_action_result",
-        "hook", "hook_output", "task_progress", "new_task", "subtask_result", "too_many_tools_warning",
-        "codebase_search_result", "rooignore_error", "image", "text_partial",
+        "api_req_started",
+        "api_req_finished",
+        "api_req_retried",
+        "api_req_retry_delayed",
+        "api_req_failed",
+        "reasoning",
+        "checkpoint_created",
+        "deleted_api_reqs",
+        "shell_integration_warning",
+        "error",
+        "diff_error",
+        "clineignore_error",
+        "resume_task",
+        "resume_completed_task",
+        "mistake_limit_reached",
+        "auto_approval_max_req_reached",
+        "info",
+        "load_mcp_documentation",
+        "condense_context",
+        "condense_context_error",
+        "user_feedback_diff",
+        "browser_action_launch",
+        "browser_action_result",
+        "hook",
+        "hook_output",
+        "task_progress",
+        "new_task",
+        "subtask_result",
+        "too_many_tools_warning",
+        "codebase_search_result",
+        "rooignore_error",
+        "image",
+        "text_partial",
     }
-)  # fmt: skip
+)
 
 
 # --- the adapters --------------------------------------------------------------------------------

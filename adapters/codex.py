@@ -55,9 +55,15 @@ MAX_DECOMPRESSED = 1 << 30  # a rollout is at most a few hundred MB; anything bi
 
 # Wrapped record types that hold no conversation (settings snapshots, inter-agent bookkeeping).
 SKIPPED_WRAPPED = frozenset(
-    {"world_state", "inter_agent_communication", "inter_agent_communication_metadata",
-     "security_risk_score", "realtime_item", "token_usage_record"}
-)  # fmt: skip
+    {
+        "world_state",
+        "inter_agent_communication",
+        "inter_agent_communication_metadata",
+        "security_risk_score",
+        "realtime_item",
+        "token_usage_record",
+    }
+)
 # Response items that are not conversation text: reasoning is never stored (its summary is
 # reasoning too, and `encrypted_content` cannot be read), snapshots and compaction blobs are opaque.
 SKIPPED_ITEMS = frozenset({"reasoning", "ghost_snapshot", "compaction", "compaction_summary", "other"})
@@ -65,31 +71,85 @@ SKIPPED_ITEMS = frozenset({"reasoning", "ghost_snapshot", "compaction", "compact
 # repeats a response item (agent_message, agent_reasoning, exec_command_end, …) or is bookkeeping.
 SKIPPED_EVENTS = frozenset(
     {
-        "agent_message", "agent_reasoning", "agent_reasoning_raw_content", "agent_reasoning_section_break",
-        "token_count", "task_started", "turn_started", "task_complete", "turn_complete", "turn_aborted",
-        "context_compacted", "thread_rolled_back", "entered_review_mode", "exited_review_mode",
-        "patch_apply_begin", "patch_apply_end", "image_generation_end", "item_started", "item_completed",
-        "exec_command_begin", "exec_command_end", "mcp_tool_call_begin", "mcp_tool_call_end",
-        "web_search_begin", "web_search_end", "view_image_tool_call", "guardian_assessment",
-        "dynamic_tool_call_request", "dynamic_tool_call_response", "error", "warning", "stream_error",
-        "thread_settings_applied", "thread_goal_updated", "sub_agent_activity", "undo_started",
-        "undo_completed", "plan_update", "background_event", "session_configured", "shutdown_complete",
-        "turn_diff", "get_history_entry_response", "mcp_list_tools_response", "list_custom_prompts_response",
-        "conversation_path", "deprecation_notice", "user_message_edited", "raw_response_item",
+        "agent_message",
+        "agent_reasoning",
+        "agent_reasoning_raw_content",
+        "agent_reasoning_section_break",
+        "token_count",
+        "task_started",
+        "turn_started",
+        "task_complete",
+        "turn_complete",
+        "turn_aborted",
+        "context_compacted",
+        "thread_rolled_back",
+        "entered_review_mode",
+        "exited_review_mode",
+        "patch_apply_begin",
+        "patch_apply_end",
+        "image_generation_end",
+        "item_started",
+        "item_completed",
+        "exec_command_begin",
+        "exec_command_end",
+        "mcp_tool_call_begin",
+        "mcp_tool_call_end",
+        "web_search_begin",
+        "web_search_end",
+        "view_image_tool_call",
+        "guardian_assessment",
+        "dynamic_tool_call_request",
+        "dynamic_tool_call_response",
+        "error",
+        "warning",
+        "stream_error",
+        "thread_settings_applied",
+        "thread_goal_updated",
+        "sub_agent_activity",
+        "undo_started",
+        "undo_completed",
+        "plan_update",
+        "background_event",
+        "session_configured",
+        "shutdown_complete",
+        "turn_diff",
+        "get_history_entry_response",
+        "mcp_list_tools_response",
+        "list_custom_prompts_response",
+        "conversation_path",
+        "deprecation_notice",
+        "user_message_edited",
+        "raw_response_item",
     }
-)  # fmt: skip
+)
 SKIPPED_EVENT_PREFIXES = ("collab_", "realtime_", "mcp_startup")
 
 # User-role text that Codex (not the person) put into the conversation [codex-rs contextual
 # user fragments]. Matched case-insensitively at the start of the text, as Codex does.
 INJECTED_PREFIXES = (
-    "<environment_context>", "<user_instructions>", "# agents.md instructions for", "<instructions>",
-    "<skill>", "<user_shell_command>", "<turn_aborted>", "<subagent_notification>",
-    "<collaboration_mode>", "<realtime_conversation>", "<personality_spec>", "<tool_context>",
-    "<reasoning_context>", "<pinned_notes>", "<agent_message_board_notification>",
-    "<recommended_plugins>", "<permissions instructions>", "<model_switch>", "<apps_instructions>",
-    "<system-reminder>", "<environment_details>", "<user-memory-input>",
-)  # fmt: skip
+    "<environment_context>",
+    "<user_instructions>",
+    "# agents.md instructions for",
+    "<instructions>",
+    "<skill>",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    "<subagent_notification>",
+    "<collaboration_mode>",
+    "<realtime_conversation>",
+    "<personality_spec>",
+    "<tool_context>",
+    "<reasoning_context>",
+    "<pinned_notes>",
+    "<agent_message_board_notification>",
+    "<recommended_plugins>",
+    "<permissions instructions>",
+    "<model_switch>",
+    "<apps_instructions>",
+    "<system-reminder>",
+    "<environment_details>",
+    "<user-memory-input>",
+)
 # The IDE extension wraps a prompt as "# Context from my IDE setup: … ## My request for Codex: …".
 IDE_CONTEXT_HEAD = "# Context from my IDE setup:"
 IDE_REQUEST_MARK = "## My request for Codex:"
@@ -193,9 +253,10 @@ def _is_bare_header(line: str) -> bool:
     except ValueError:
         return False
     return (
-        isinstance(obj, dict) and {"id", "timestamp"} <= obj.keys() <= {"id", "timestamp", "instructions", "git"}
+        isinstance(obj, dict)
+        and {"id", "timestamp"} <= obj.keys() <= {"id", "timestamp", "instructions", "git"}
         and ("instructions" in obj or "git" in obj)
-    )  # fmt: skip
+    )
 
 
 def _first_entries(path: Path, limit: int = 50) -> list[Path]:
@@ -356,22 +417,46 @@ class _State:
         return self.cwd_env is None and self.cwd_meta is None and not self.cwds
 
     def facts(self) -> tuple[Any, ...]:
-        return (self.thread, self.parent, self.cwd_meta, self.cwd_env, tuple(self.cwds), self.git_branch,
-                self.git_remote, self.event_title, self.started_at, self.ended_at, tuple(self.models))  # fmt: skip
+        return (
+            self.thread,
+            self.parent,
+            self.cwd_meta,
+            self.cwd_env,
+            tuple(self.cwds),
+            self.git_branch,
+            self.git_remote,
+            self.event_title,
+            self.started_at,
+            self.ended_at,
+            tuple(self.models),
+        )
 
     def to_json(self) -> dict[str, Any]:
         tail = self.tail_candidate
         return {
-            "thread": self.thread, "parent": self.parent, "cwd_meta": self.cwd_meta, "cwd_env": self.cwd_env,
-            "cwds": self.cwds, "git_branch": self.git_branch, "git_remote": self.git_remote,
-            "event_title": self.event_title, "started_at": self.started_at, "ended_at": self.ended_at,
-            "models": self.models, "extra": self.extra, "events_mode": self.events_mode,
-            "paginated": self.paginated, "start_ordinal": self.start_ordinal, "copy": self.copy,
+            "thread": self.thread,
+            "parent": self.parent,
+            "cwd_meta": self.cwd_meta,
+            "cwd_env": self.cwd_env,
+            "cwds": self.cwds,
+            "git_branch": self.git_branch,
+            "git_remote": self.git_remote,
+            "event_title": self.event_title,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "models": self.models,
+            "extra": self.extra,
+            "events_mode": self.events_mode,
+            "paginated": self.paginated,
+            "start_ordinal": self.start_ordinal,
+            "copy": self.copy,
             "tool_names": dict(list(self.tool_names.items())[-MAX_PENDING_TOOLS:]),
-            "tail_candidate": None if tail is None else
-            {"key": tail.key, "text": tail.text, "line": tail.line, "timestamp": tail.timestamp},
-            "tail_event": self.tail_event, "emitted": self.emitted,
-        }  # fmt: skip
+            "tail_candidate": None
+            if tail is None
+            else {"key": tail.key, "text": tail.text, "line": tail.line, "timestamp": tail.timestamp},
+            "tail_event": self.tail_event,
+            "emitted": self.emitted,
+        }
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> _State:
@@ -394,21 +479,27 @@ class _State:
         names = data.get("tool_names")
         start = data.get("start_ordinal")
         return cls(
-            thread=nonempty_str(data.get("thread")), parent=nonempty_str(data.get("parent")),
-            cwd_meta=nonempty_str(data.get("cwd_meta")), cwd_env=nonempty_str(data.get("cwd_env")),
+            thread=nonempty_str(data.get("thread")),
+            parent=nonempty_str(data.get("parent")),
+            cwd_meta=nonempty_str(data.get("cwd_meta")),
+            cwd_env=nonempty_str(data.get("cwd_env")),
             cwds=strs(data.get("cwds")),
-            git_branch=nonempty_str(data.get("git_branch")), git_remote=nonempty_str(data.get("git_remote")),
-            event_title=nonempty_str(data.get("event_title")), started_at=nonempty_str(data.get("started_at")),
-            ended_at=nonempty_str(data.get("ended_at")), models=strs(data.get("models")),
+            git_branch=nonempty_str(data.get("git_branch")),
+            git_remote=nonempty_str(data.get("git_remote")),
+            event_title=nonempty_str(data.get("event_title")),
+            started_at=nonempty_str(data.get("started_at")),
+            ended_at=nonempty_str(data.get("ended_at")),
+            models=strs(data.get("models")),
             extra=as_dict(data.get("extra")),
-            events_mode=data.get("events_mode") is True, paginated=data.get("paginated") is True,
+            events_mode=data.get("events_mode") is True,
+            paginated=data.get("paginated") is True,
             start_ordinal=start if isinstance(start, int) and not isinstance(start, bool) else None,
             copy=data.get("copy") if isinstance(data.get("copy"), dict) else None,
             tool_names={k: v for k, v in names.items() if isinstance(v, str)} if isinstance(names, dict) else {},
             tail_candidate=candidate,
             tail_event=event if isinstance(event, dict) and isinstance(event.get("line"), int) else None,
             emitted=data.get("emitted") is True,
-        )  # fmt: skip
+        )
 
 
 # --- the parser ----------------------------------------------------------------------------------
@@ -547,9 +638,10 @@ class _Parser:
         source = payload.get("source")
         spawn = _dig(source, "subagent", "thread_spawn")
         s.parent = (
-            nonempty_str(payload.get("forked_from_id")) or nonempty_str(payload.get("parent_thread_id"))
+            nonempty_str(payload.get("forked_from_id"))
+            or nonempty_str(payload.get("parent_thread_id"))
             or nonempty_str(spawn.get("parent_thread_id") if isinstance(spawn, dict) else None)
-        )  # fmt: skip
+        )
         s.paginated = payload.get("history_mode") == "paginated"
         start = payload.get("subagent_history_start_ordinal")
         s.start_ordinal = start if isinstance(start, int) and not isinstance(start, bool) else None
@@ -591,9 +683,11 @@ class _Parser:
         parent = self._parent_signatures(copy)
         if parent is None:
             copy["open"] = False
-            self.problems.append(Problem(
-                self.p, f"kept the history copied from parent thread {s.parent}: its rollout was not found", line_no
-            ))  # fmt: skip
+            self.problems.append(
+                Problem(
+                    self.p, f"kept the history copied from parent thread {s.parent}: its rollout was not found", line_no
+                )
+            )
             return False
         pos = pos or 0
         if pos < len(parent) and parent[pos] == _signature(record):
@@ -692,8 +786,16 @@ class _Parser:
             files += [path.strip() for _, path in ops]
             summary = ", ".join(f"{op} File: {path.strip()}" for op, path in ops) or summary
         text = tool_call_text(name, tool_input, summary if summary is not None else raw)
-        return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input,
-                       files=tuple(dict.fromkeys(files)))  # fmt: skip
+        return Message(
+            "assistant",
+            text,
+            "tool_call",
+            key,
+            ts,
+            tool_name=name,
+            tool_input=tool_input,
+            files=tuple(dict.fromkeys(files)),
+        )
 
     def _tool_result(self, payload: dict[str, Any], key: str, ts: str | None) -> Message:
         call_id = nonempty_str(payload.get("call_id")) or nonempty_str(payload.get("id"))
@@ -958,8 +1060,11 @@ def _call_parts(payload: dict[str, Any]) -> tuple[str | None, Any, str | None]:
         return name or "image_generation", {k: payload[k] for k in ("revised_prompt", "status") if k in payload}, None
     args = payload.get("arguments")
     if args is None and itype != "function_call":
-        args = {k: v for k, v in payload.items() if k not in ("type", "id", "call_id", "status", "metadata")
-                and not k.startswith("internal_")}  # fmt: skip
+        args = {
+            k: v
+            for k, v in payload.items()
+            if k not in ("type", "id", "call_id", "status", "metadata") and not k.startswith("internal_")
+        }
     if isinstance(args, str):
         try:
             decoded = json.loads(args)

@@ -73,14 +73,34 @@ MODEL_PREFIX = "copilot/"
 # Transcript events that carry no conversation text of their own.
 KNOWN_EVENTS = frozenset(
     {
-        "session.start", "session.info", "session.error", "session.resume", "session.shutdown",
-        "session.truncation", "session.usage_checkpoint", "session.model_change", "session.compaction_start",
-        "session.compaction_complete", "assistant.turn_start", "assistant.turn_end", "assistant.reasoning",
-        "assistant.usage", "system.message", "system.notification", "abort", "permission.requested",
-        "permission.completed", "hook.start", "hook.end", "subagent.started", "subagent.completed",
-        "subagent.selected", "tool.execution_partial_result", "tool.user_requested",
+        "session.start",
+        "session.info",
+        "session.error",
+        "session.resume",
+        "session.shutdown",
+        "session.truncation",
+        "session.usage_checkpoint",
+        "session.model_change",
+        "session.compaction_start",
+        "session.compaction_complete",
+        "assistant.turn_start",
+        "assistant.turn_end",
+        "assistant.reasoning",
+        "assistant.usage",
+        "system.message",
+        "system.notification",
+        "abort",
+        "permission.requested",
+        "permission.completed",
+        "hook.start",
+        "hook.end",
+        "subagent.started",
+        "subagent.completed",
+        "subagent.selected",
+        "tool.execution_partial_result",
+        "tool.user_requested",
     }
-)  # fmt: skip
+)
 
 
 class CopilotAdapter:
@@ -332,9 +352,14 @@ class _Chat:
         result = as_dict(request.get("result"))
         metadata = as_dict(result.get("metadata"))
         injected = "\n\n".join(
-            t for t in (smriti, _rendered_text(metadata.get("renderedGlobalContext")),
-                        _rendered_text(metadata.get("renderedUserMessage"))) if t.strip()
-        )  # fmt: skip
+            t
+            for t in (
+                smriti,
+                _rendered_text(metadata.get("renderedGlobalContext")),
+                _rendered_text(metadata.get("renderedUserMessage")),
+            )
+            if t.strip()
+        )
         if injected:
             out.append(Message("user", injected, "injected_context", f"{rid}:context", ts))
         out += self._tools(rid, request, metadata)
@@ -385,9 +410,16 @@ class _Chat:
         ended = max(filter(None, [iso_utc(self.data.get("lastMessageDate")), *stamps]), default=None)
         title = nonempty_str(self.data.get("customTitle")) or nonempty_str(self.data.get("computedTitle"))
         return Session(
-            agent=AGENT, native_id=self.native_id, messages=tuple(messages), cwd=cwd, title=title,
-            started_at=started, ended_at=ended, models=tuple(self.models), source_paths=(str(self.path),),
-        )  # fmt: skip
+            agent=AGENT,
+            native_id=self.native_id,
+            messages=tuple(messages),
+            cwd=cwd,
+            title=title,
+            started_at=started,
+            ended_at=ended,
+            models=tuple(self.models),
+            source_paths=(str(self.path),),
+        )
 
     def warnings(self) -> list[Problem]:
         return [Problem(str(self.path), f"skipped {plural(n, what)}") for what, n in self.skipped.items()]
@@ -700,9 +732,11 @@ def _parse_transcript(path: Path, resume: Any) -> ParseResult:
             )
         )
     return ParseResult(
-        sessions=sessions, resume=read.resume_point(**state.to_json()),
-        warnings=[*read.warnings, *parser.warnings()], errors=errors,
-    )  # fmt: skip
+        sessions=sessions,
+        resume=read.resume_point(**state.to_json()),
+        warnings=[*read.warnings, *parser.warnings()],
+        errors=errors,
+    )
 
 
 class _EventParser:
@@ -805,10 +839,15 @@ class _EventParser:
         stamps = [m.timestamp for m in self.messages if m.timestamp]
         started = min(filter(None, [self.state.started_at, *stamps]), default=None)
         return Session(
-            agent=AGENT, native_id=self.sid, messages=tuple(self.messages), cwd=_workspace_folder(self.path),
-            started_at=started, ended_at=max(stamps, default=None), models=tuple(self.state.models),
+            agent=AGENT,
+            native_id=self.sid,
+            messages=tuple(self.messages),
+            cwd=_workspace_folder(self.path),
+            started_at=started,
+            ended_at=max(stamps, default=None),
+            models=tuple(self.state.models),
             source_paths=(self.p,),
-        )  # fmt: skip
+        )
 
     def warnings(self) -> list[Problem]:
         unknown = [

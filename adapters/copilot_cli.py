@@ -48,17 +48,45 @@ UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 # Events that carry no conversation text (lifecycle, usage, hooks, permissions, streaming deltas).
 SKIPPED_EVENTS = frozenset(
     {
-        "session.start", "session.resume", "session.info", "session.error", "session.idle",
-        "session.shutdown", "session.truncation", "session.usage_checkpoint", "session.usage_info",
-        "session.auto_mode_resolved", "session.handoff", "session.snapshot_rewind", "session.mode_changed",
-        "session.compaction_start", "session.model_change", "session.title_changed", "session.end",
-        "assistant.turn_start", "assistant.turn_end", "assistant.intent", "assistant.reasoning",
-        "assistant.usage", "tool.execution_start", "tool.execution_partial_result", "tool.execution_progress",
-        "tool.user_requested", "abort", "hook.start", "hook.end", "subagent.started", "subagent.completed",
-        "subagent.failed", "subagent.selected", "skill.invoked", "permission.requested",
-        "permission.completed", "pending_messages.modified",
+        "session.start",
+        "session.resume",
+        "session.info",
+        "session.error",
+        "session.idle",
+        "session.shutdown",
+        "session.truncation",
+        "session.usage_checkpoint",
+        "session.usage_info",
+        "session.auto_mode_resolved",
+        "session.handoff",
+        "session.snapshot_rewind",
+        "session.mode_changed",
+        "session.compaction_start",
+        "session.model_change",
+        "session.title_changed",
+        "session.end",
+        "assistant.turn_start",
+        "assistant.turn_end",
+        "assistant.intent",
+        "assistant.reasoning",
+        "assistant.usage",
+        "tool.execution_start",
+        "tool.execution_partial_result",
+        "tool.execution_progress",
+        "tool.user_requested",
+        "abort",
+        "hook.start",
+        "hook.end",
+        "subagent.started",
+        "subagent.completed",
+        "subagent.failed",
+        "subagent.selected",
+        "skill.invoked",
+        "permission.requested",
+        "permission.completed",
+        "pending_messages.modified",
     }
-)  # fmt: skip
+)
 FAILED_RESULT_TYPES = frozenset({"failure", "error", "rejected", "denied", "cancelled"})
 INJECTED_PREFIXES = ("<system-reminder>", "<current_datetime>", "<environment_details>", "<reminder>")
 MAX_KNOWN_CALLS = 1000
@@ -85,9 +113,10 @@ class CopilotCliAdapter:
         if (root / "session-state").is_dir():
             root = root / "session-state"
         found = [
-            p for p in root.rglob("*.jsonl")
+            p
+            for p in root.rglob("*.jsonl")
             if p.is_file() and (p.name == "events.jsonl" or p.parent == root or p.parent.name == "session-state")
-        ]  # fmt: skip
+        ]
         yield from sorted(found)
 
     def detect(self, path: Path) -> bool:
@@ -198,10 +227,16 @@ class _State:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "sid": self.sid, "cwds": self.cwds, "git_branch": self.git_branch, "started_at": self.started_at,
-            "ended_at": self.ended_at, "models": self.models, "extra": self.extra,
-            "tool_names": dict(list(self.tool_names.items())[-MAX_KNOWN_CALLS:]), "emitted": self.emitted,
-        }  # fmt: skip
+            "sid": self.sid,
+            "cwds": self.cwds,
+            "git_branch": self.git_branch,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "models": self.models,
+            "extra": self.extra,
+            "tool_names": dict(list(self.tool_names.items())[-MAX_KNOWN_CALLS:]),
+            "emitted": self.emitted,
+        }
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> _State:
@@ -323,8 +358,11 @@ class _Parser:
 
     def _models(self, etype: str, data: dict[str, Any]) -> None:
         """`selectedModel` is often absent: also take model changes and per-event `model`."""
-        field_name = {"session.start": "selectedModel", "session.resume": "selectedModel",
-                      "session.model_change": "newModel"}.get(etype, "model")  # fmt: skip
+        field_name = {
+            "session.start": "selectedModel",
+            "session.resume": "selectedModel",
+            "session.model_change": "newModel",
+        }.get(etype, "model")
         model = nonempty_str(data.get(field_name))
         if model and model != "auto" and model not in self.state.models:
             self.state.models.append(model)
@@ -338,9 +376,10 @@ class _Parser:
             return
         attachments = data.get("attachments")
         files = tuple(
-            a["path"] for a in (attachments if isinstance(attachments, list) else [])
+            a["path"]
+            for a in (attachments if isinstance(attachments, list) else [])
             if isinstance(a, dict) and looks_like_path(a.get("path"))
-        )  # fmt: skip
+        )
         parts = classify_user_text(text, INJECTED_PREFIXES, strip=True)
         prompt, injected = join_parts(parts)
         order = [k for k, _ in parts]
@@ -390,8 +429,19 @@ class _Parser:
         text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
         files = input_paths(tool_input, PATH_KEYS)
         key = self._key(f"call:{call_id}", line_no) if call_id else fallback
-        self._add(Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input,
-                          files=files, sidechain=side))  # fmt: skip
+        self._add(
+            Message(
+                "assistant",
+                text,
+                "tool_call",
+                key,
+                ts,
+                tool_name=name,
+                tool_input=tool_input,
+                files=files,
+                sidechain=side,
+            )
+        )
 
     def _tool_complete(self, data: dict[str, Any], ts: str | None, side: bool, line_no: int) -> None:
         call_id = nonempty_str(data.get("toolCallId"))

@@ -68,15 +68,30 @@ TOOL_ERROR_STATUSES = frozenset({"error", "failed", "rejected"})
 REDACTED = "[REDACTED]"
 USER_QUERY_RE = re.compile(r"<user_query>\s*(.*?)\s*</user_query>", re.S)
 INJECTED_PREFIXES = (
-    "<system-reminder>", "<user_info>", "<environment_details>", "<user_instructions>",
-    "<attached_files>", "<additional_data>", "<rules>", "<project_layout>",
-)  # fmt: skip
+    "<system-reminder>",
+    "<user_info>",
+    "<environment_details>",
+    "<user_instructions>",
+    "<attached_files>",
+    "<additional_data>",
+    "<rules>",
+    "<project_layout>",
+)
 
 # Tool inputs: the first of these names the call in its one-line text; the file keys fill `files`.
 SUMMARY_KEYS = (
-    "command", "file_path", "target_file", "path", "relativeWorkspacePath", "pattern", "glob_pattern",
-    "url", "query", "search_term", "description",
-)  # fmt: skip
+    "command",
+    "file_path",
+    "target_file",
+    "path",
+    "relativeWorkspacePath",
+    "pattern",
+    "glob_pattern",
+    "url",
+    "query",
+    "search_term",
+    "description",
+)
 FILE_KEYS = ("file_path", "filePath", "target_file", "targetFile", "path", "relativeWorkspacePath", "notebook_path")
 RESULT_TEXT_KEYS = ("contents", "output", "stdout", "result", "content", "text")
 KNOWN_TRANSCRIPT_BLOCKS = frozenset({"thinking", "redacted_thinking", "reasoning"})
@@ -107,9 +122,13 @@ class CursorAdapter:
             return
         found: set[Path] = set()
         for pattern in (
-            "state.vscdb", "*/state.vscdb", "globalStorage/state.vscdb", "workspaceStorage/*/state.vscdb",
-            "User/globalStorage/state.vscdb", "User/workspaceStorage/*/state.vscdb",
-        ):  # fmt: skip
+            "state.vscdb",
+            "*/state.vscdb",
+            "globalStorage/state.vscdb",
+            "workspaceStorage/*/state.vscdb",
+            "User/globalStorage/state.vscdb",
+            "User/workspaceStorage/*/state.vscdb",
+        ):
             found.update(p for p in root.glob(pattern) if p.is_file())
         yield from sorted(found)
         transcripts: set[Path] = set()
@@ -599,10 +618,17 @@ class _DbParser:
         started = min(filter(None, [acc.started_at, *stamps]), default=None)
         ended = max(filter(None, [acc.ended_at, *stamps]), default=None)
         return Session(
-            agent=AGENT, native_id=acc.native_id, messages=tuple(acc.messages), cwd=acc.cwd, title=acc.title,
-            started_at=started, ended_at=ended, models=tuple(acc.models), source_paths=(self.p,),
+            agent=AGENT,
+            native_id=acc.native_id,
+            messages=tuple(acc.messages),
+            cwd=acc.cwd,
+            title=acc.title,
+            started_at=started,
+            ended_at=ended,
+            models=tuple(acc.models),
+            source_paths=(self.p,),
             parent_native_id=acc.parent,
-        )  # fmt: skip
+        )
 
     def _warnings(self) -> list[Problem]:
         out = [Problem(self.p, f"skipped {plural(n, what)}") for what, n in self.counts.items()]
@@ -834,9 +860,15 @@ class _TranscriptParser:
             except OSError:
                 ended = None
         return Session(
-            agent=AGENT, native_id=self.sid, messages=tuple(self.messages), cwd=nonempty_str(meta.get("cwd")),
-            started_at=started, ended_at=ended, models=tuple(self.state.models), source_paths=(self.p,),
-        )  # fmt: skip
+            agent=AGENT,
+            native_id=self.sid,
+            messages=tuple(self.messages),
+            cwd=nonempty_str(meta.get("cwd")),
+            started_at=started,
+            ended_at=ended,
+            models=tuple(self.state.models),
+            source_paths=(self.p,),
+        )
 
     def warnings(self) -> list[Problem]:
         out = list(self.problems)

@@ -137,10 +137,15 @@ class _State:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "sid": self.sid, "cwd": self.cwd, "title": self.title, "started_at": self.started_at,
-            "ended_at": self.ended_at, "models": self.models,
-            "tool_names": dict(list(self.tool_names.items())[-MAX_PENDING_TOOLS:]), "emitted": self.emitted,
-        }  # fmt: skip
+            "sid": self.sid,
+            "cwd": self.cwd,
+            "title": self.title,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "models": self.models,
+            "tool_names": dict(list(self.tool_names.items())[-MAX_PENDING_TOOLS:]),
+            "emitted": self.emitted,
+        }
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> _State:
@@ -236,8 +241,10 @@ class _Parser(FileParser):
             btype = block.get("type")
             if btype == "text" and isinstance(block.get("text"), str):
                 text = block["text"]
-                parts += [("injected_context", text)] if FILE_CONTEXT_RE.match(text) else classify_user_text(
-                    text, INJECTED_PREFIXES
+                parts += (
+                    [("injected_context", text)]
+                    if FILE_CONTEXT_RE.match(text)
+                    else classify_user_text(text, INJECTED_PREFIXES)
                 )
             elif btype == "tool_result":
                 self._add(self._tool_result(block, base, index, ts))

@@ -227,8 +227,15 @@ class _State:
     emitted: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"meta": self.meta, "ids": self.ids, "models": self.models, "started_at": self.started_at,
-                "ended_at": self.ended_at, "header": self.header, "emitted": self.emitted}  # fmt: skip
+        return {
+            "meta": self.meta,
+            "ids": self.ids,
+            "models": self.models,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "header": self.header,
+            "emitted": self.emitted,
+        }
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> _State:
@@ -506,8 +513,11 @@ class _Builder:
         files = input_paths(tool_input, PATH_KEYS)
         call_ts = iso_utc(call.get("timestamp")) or ts
         call_key = f"{key}:{call_id}"
-        self._emit(Message("assistant", text, "tool_call", call_key, call_ts, tool_name=name,
-                           tool_input=tool_input, files=files))  # fmt: skip
+        self._emit(
+            Message(
+                "assistant", text, "tool_call", call_key, call_ts, tool_name=name, tool_input=tool_input, files=files
+            )
+        )
         status = call.get("status")
         output, failed = _result_text(call.get("result"))
         if not output and isinstance(call.get("resultDisplay"), str):

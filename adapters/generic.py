@@ -57,13 +57,32 @@ TIMESTAMP_KEYS = ("timestamp", "created_at", "createdAt", "create_time", "ts", "
 
 # Words naming a speaker, as they appear in headers and prefixes.
 ROLE_WORDS = {
-    "user": "user", "human": "user", "you": "user", "me": "user", "prompt": "user", "question": "user",
-    "assistant": "assistant", "ai": "assistant", "model": "assistant", "bot": "assistant",
-    "claude": "assistant", "chatgpt": "assistant", "gpt": "assistant", "gemini": "assistant",
-    "copilot": "assistant", "agent": "assistant", "answer": "assistant", "response": "assistant",
-    "system": "system", "developer": "system",
-    "tool": "tool", "function": "tool", "tool result": "tool", "tool output": "tool", "output": "tool",
-}  # fmt: skip
+    "user": "user",
+    "human": "user",
+    "you": "user",
+    "me": "user",
+    "prompt": "user",
+    "question": "user",
+    "assistant": "assistant",
+    "ai": "assistant",
+    "model": "assistant",
+    "bot": "assistant",
+    "claude": "assistant",
+    "chatgpt": "assistant",
+    "gpt": "assistant",
+    "gemini": "assistant",
+    "copilot": "assistant",
+    "agent": "assistant",
+    "answer": "assistant",
+    "response": "assistant",
+    "system": "system",
+    "developer": "system",
+    "tool": "tool",
+    "function": "tool",
+    "tool result": "tool",
+    "tool output": "tool",
+    "output": "tool",
+}
 # Plain `Word:` prefixes only for unambiguous speaker names: "Output: 42" inside an answer is prose.
 PLAIN_WORDS = ("user", "human", "assistant", "ai", "system", "claude", "chatgpt", "gemini", "copilot", "bot", "tool")
 _WORDS = "|".join(sorted((re.escape(w) for w in ROLE_WORDS), key=len, reverse=True))
@@ -79,10 +98,17 @@ PLAIN_RE = re.compile(rf"^(?:>\s*)?({_PLAIN})\s*:\s?(.*)$", re.IGNORECASE)
 FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
 INJECTED_PREFIXES = (
-    "<system-reminder>", "<environment_details>", "<environment_context>", "<user_instructions>",
-    "<command-name>", "<command-message>", "<local-command-stdout>", "<ide_opened_file>", "<ide_selection>",
+    "<system-reminder>",
+    "<environment_details>",
+    "<environment_context>",
+    "<user_instructions>",
+    "<command-name>",
+    "<command-message>",
+    "<local-command-stdout>",
+    "<ide_opened_file>",
+    "<ide_selection>",
     "Caveat: The messages below were generated",
-)  # fmt: skip
+)
 PATH_KEYS = ("file_path", "path", "notebook_path", "filePath", "filepath", "target_file")
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking", "reasoning"})
 IMAGE_BLOCKS = frozenset({"image", "image_url", "input_image", "imageUrl", "document", "file", "input_file"})
@@ -241,8 +267,13 @@ class _Builder:
         for index, block in enumerate(_blocks(content)):
             btype = block.get("type")
             if btype == "tool_result":
-                self.tool_result(nonempty_str(block.get("tool_use_id")), _text_of(block.get("content")),
-                                 block.get("is_error") is True, f"{base}:{index}", ts)  # fmt: skip
+                self.tool_result(
+                    nonempty_str(block.get("tool_use_id")),
+                    _text_of(block.get("content")),
+                    block.get("is_error") is True,
+                    f"{base}:{index}",
+                    ts,
+                )
             elif btype in IMAGE_BLOCKS:
                 texts.append("[image]")
             elif isinstance(block.get("text"), str):
@@ -258,9 +289,14 @@ class _Builder:
         for index, block in enumerate(_blocks(content)):
             btype = block.get("type")
             if btype in ("tool_use", "tool-call", "tool_call"):
-                calls.append((nonempty_str(block.get("id")) or nonempty_str(block.get("toolCallId")),
-                              nonempty_str(block.get("name")) or nonempty_str(block.get("toolName")),
-                              block.get("input", block.get("args")), f"{base}:{index}"))  # fmt: skip
+                calls.append(
+                    (
+                        nonempty_str(block.get("id")) or nonempty_str(block.get("toolCallId")),
+                        nonempty_str(block.get("name")) or nonempty_str(block.get("toolName")),
+                        block.get("input", block.get("args")),
+                        f"{base}:{index}",
+                    )
+                )
             elif btype in IMAGE_BLOCKS:
                 texts.append("[image]")
             elif btype not in SKIPPED_BLOCKS and isinstance(block.get("text"), str):
@@ -269,8 +305,14 @@ class _Builder:
                 self.unknown[f"a content block of type {btype!r}"] += 1
         for index, call in enumerate(as_list(message.get("tool_calls"))):
             function = as_dict(as_dict(call).get("function"))
-            calls.append((nonempty_str(as_dict(call).get("id")), nonempty_str(function.get("name")),
-                           decode_arguments(function.get("arguments")), f"{base}:call{index}"))  # fmt: skip
+            calls.append(
+                (
+                    nonempty_str(as_dict(call).get("id")),
+                    nonempty_str(function.get("name")),
+                    decode_arguments(function.get("arguments")),
+                    f"{base}:call{index}",
+                )
+            )
         legacy = as_dict(message.get("function_call"))
         if legacy:
             calls.append(

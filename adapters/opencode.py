@@ -333,11 +333,17 @@ def _session(
     ended = max(filter(None, [_iso_time(_time(info, "updated")) or _iso_time(updated), *stamps]), default=None)
     parent = info.get("parentID") if "parentID" in info else info.get("parent_id")
     return Session(
-        agent=AGENT, native_id=session_id, messages=tuple(asm.messages),
-        cwd=nonempty_str(info.get("directory")) or asm.cwd, title=nonempty_str(info.get("title")),
-        started_at=started, ended_at=ended, models=tuple(asm.models), source_paths=(source,),
+        agent=AGENT,
+        native_id=session_id,
+        messages=tuple(asm.messages),
+        cwd=nonempty_str(info.get("directory")) or asm.cwd,
+        title=nonempty_str(info.get("title")),
+        started_at=started,
+        ended_at=ended,
+        models=tuple(asm.models),
+        source_paths=(source,),
         parent_native_id=nonempty_str(parent),
-    )  # fmt: skip
+    )
 
 
 def _number(value: Any) -> float:

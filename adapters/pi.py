@@ -165,11 +165,17 @@ class _State:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "sid": self.sid, "cwd": self.cwd, "parent": self.parent, "title": self.title,
-            "started_at": self.started_at, "ended_at": self.ended_at, "models": self.models,
-            "last_id": self.last_id, "tool_names": dict(list(self.tool_names.items())[-MAX_PENDING_TOOLS:]),
+            "sid": self.sid,
+            "cwd": self.cwd,
+            "parent": self.parent,
+            "title": self.title,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "models": self.models,
+            "last_id": self.last_id,
+            "tool_names": dict(list(self.tool_names.items())[-MAX_PENDING_TOOLS:]),
             "emitted": self.emitted,
-        }  # fmt: skip
+        }
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> _State:

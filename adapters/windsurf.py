@@ -63,8 +63,19 @@ AGENT = "windsurf"
 OUTPUT_KEYS = ("output", "content", "results", "result", "stdout", "stderr")
 OUTCOME_KEYS = frozenset({"exit_code", "user_rejected", "total_results"})
 DROPPED_KEYS = frozenset({"original_content", *OUTCOME_KEYS})
-SUMMARY_KEYS = ("command", "path", "file_path", "query", "pattern", "search_path", "search_directory",
-                "directory_path", "url", "server_name", "uri")  # fmt: skip
+SUMMARY_KEYS = (
+    "command",
+    "path",
+    "file_path",
+    "query",
+    "pattern",
+    "search_path",
+    "search_directory",
+    "directory_path",
+    "url",
+    "server_name",
+    "uri",
+)
 PATH_KEYS = ("path", "file_path", "absolute_path", "target_file")
 FAILED_STATUSES = frozenset({"error", "failed", "cancelled", "canceled"})
 # How many lines a step split by raw newlines may span before it is given up on.

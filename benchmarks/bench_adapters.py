@@ -37,8 +37,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0)
     args = ap.parse_args()
     registry = load_registry()
-    print(f"# Adapter throughput — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}\n")  # fmt: skip
+    print(
+        f"# Adapter throughput — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}\n"
+    )
     print("| adapter | sources | KB | sessions | messages | MB/s | messages/s |")
     print("|---|---|---|---|---|---|---|")
     for name in registry.names:

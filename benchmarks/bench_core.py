@@ -45,7 +45,9 @@ def dir_size(path: Path) -> int:
 
 def queries(n: int, sessions: int, seed: int = 7) -> list[tuple[str, int]]:
     rng = random.Random(seed)
-    return [(f"needle{i} {rng.choice(WORDS)} {rng.choice(WORDS)}", i) for i in (rng.randrange(sessions) for _ in range(n))]
+    return [
+        (f"needle{i} {rng.choice(WORDS)} {rng.choice(WORDS)}", i) for i in (rng.randrange(sessions) for _ in range(n))
+    ]
 
 
 def fts5_build(store: Store, fts_path: Path) -> tuple[apsw.Connection, float]:
@@ -121,7 +123,7 @@ def main() -> None:
         native_by_needle[row[0]] = row[1]
     # which session holds needle<i>: corpus session i (its first prompt starts with the needle)
     needle_session = {}
-    for (nid, text) in store.conn.execute(
+    for nid, text in store.conn.execute(
         "select s.native_id, b.text from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob "
         "where m.kind = 'prompt' and b.text like 'needle%'"
     ):
@@ -159,16 +161,22 @@ def main() -> None:
     report = doctor(store, index)
     doctor_s = time.perf_counter() - t0
     assert not report.problems, report.problems
-    project = store.conn.execute("select project from sessions group by project order by count(*) limit 1").fetchone()[0]
+    project = store.conn.execute("select project from sessions group by project order by count(*) limit 1").fetchone()[
+        0
+    ]
     t0 = time.perf_counter()
     forgotten = forget(store, index, project_keys=(project,))
     forget_s = time.perf_counter() - t0
 
     mb = raw_bytes / 1e6
 
-    print(f"# smriti core benchmark — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")  # fmt: skip
-    print(f"corpus: {args.sessions} sessions, {messages} stored messages, {mb:.1f} MB of transcript (generated in {gen_s:.1f}s)\n")
+    print(
+        f"# smriti core benchmark — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
+    print(
+        f"corpus: {args.sessions} sessions, {messages} stored messages, {mb:.1f} MB of transcript (generated in {gen_s:.1f}s)\n"
+    )
     print("| measure | value |")
     print("|---|---|")
     print(f"| ingest (parse + store + index), MB/s | {mb / ingest_s:.1f} |")
@@ -186,9 +194,13 @@ def main() -> None:
     print(f"Search, {len(qs)} queries (`needle<N>` + two common words), in-process, ms:\n")
     print("| engine | p50 | p99 | top-1 is the needle's session |")
     print("|---|---|---|---|")
-    print(f"| smriti search (Tantivy + aggregation + store + snippet) | {statistics.median(lat_full):.2f} | {pct(lat_full, 99):.2f} | {hits_full}/{len(qs)} |")
+    print(
+        f"| smriti search (Tantivy + aggregation + store + snippet) | {statistics.median(lat_full):.2f} | {pct(lat_full, 99):.2f} | {hits_full}/{len(qs)} |"
+    )
     print(f"| Tantivy query alone | {statistics.median(lat_raw):.2f} | {pct(lat_raw, 99):.2f} | |")
-    print(f"| SQLite FTS5 bm25 (porter), same texts | {statistics.median(lat_fts):.2f} | {pct(lat_fts, 99):.2f} | {hits_fts}/{len(qs)} |")
+    print(
+        f"| SQLite FTS5 bm25 (porter), same texts | {statistics.median(lat_fts):.2f} | {pct(lat_fts, 99):.2f} | {hits_fts}/{len(qs)} |"
+    )
     print(f"\nFTS5 build: {fts_build_s:.1f}s, {fts_bytes / 1e6:.1f} MB ({fts_bytes / raw_bytes:.2f} of raw).")
 
 

@@ -83,7 +83,11 @@ def bench_prompts(work: Path, kind: str, sessions: int, n: int) -> list[tuple[st
         meta = json.loads((work / "corpus" / "queries.json").read_text())
         hits = [(q[k], q["cwd"]) for q in meta["queries"] for k in ("close", "para")]
         cwds = sorted({q["cwd"] for q in meta["queries"]})
-        misses = [(u, rng.choice(cwds)) for name in ("unrelated", "unrelated_holdout", "unrelated_holdout2") for u in meta[name]]
+        misses = [
+            (u, rng.choice(cwds))
+            for name in ("unrelated", "unrelated_holdout", "unrelated_holdout2")
+            for u in meta[name]
+        ]
         rng.shuffle(hits)
         rng.shuffle(misses)
     else:
@@ -107,8 +111,9 @@ def timed(cmd: list[str], stdin: str, env: dict[str, str]) -> tuple[float, str]:
 
 
 def wait_for_server(data: Path, env: dict[str, str]) -> None:
-    code = ("import sys; from smriti import hookserver\n"
-            "print(hookserver.request(sys.argv[1], {'op': 'ping'}, 2).get('ok'))")  # fmt: skip
+    code = (
+        "import sys; from smriti import hookserver\nprint(hookserver.request(sys.argv[1], {'op': 'ping'}, 2).get('ok'))"
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         proc = subprocess.run([sys.executable, "-c", code, str(data)], capture_output=True, text=True, env=env)
@@ -127,7 +132,7 @@ def recorders(data: Path) -> bool:
             cmd = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0") if entry.isdigit() else []
         except OSError:
             continue
-        if b"smriti.hookrecord" in cmd and os.fsencode(str(data)) in cmd:
+        if b"smriti.hooks.record" in cmd and os.fsencode(str(data)) in cmd:
             return True
     return False
 
@@ -137,7 +142,7 @@ def wait_for_recorder(data: Path, agent: str, session: str) -> None:
     (agents' Stop hooks come seconds apart, not back to back)."""
     import fcntl
 
-    from smriti.hookio import record_lock_path
+    from smriti.hooks.protocol import record_lock_path
 
     lock = record_lock_path(str(data), agent, session)
     deadline = time.monotonic() + 300
@@ -163,8 +168,12 @@ def wait_for_recorder(data: Path, agent: str, session: str) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", choices=["synthetic", "recall"], default="synthetic", help="which corpus (see above)")
-    ap.add_argument("--sessions", type=int, default=None,
-                    help="corpus size (synthetic: 10k sessions ≈ 200k messages; recall: 18k distractors ≈ 193k)")
+    ap.add_argument(
+        "--sessions",
+        type=int,
+        default=None,
+        help="corpus size (synthetic: 10k sessions ≈ 200k messages; recall: 18k distractors ≈ 193k)",
+    )
     ap.add_argument("--runs", type=int, default=200, help="runs per measurement")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workdir", type=Path, default=None)
@@ -178,15 +187,28 @@ def main() -> None:
     home = work / "home"
     home.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "SMRITI_DISABLE")}
-    env.update(SMRITI_HOME=str(data), HOME=str(home), PYTHONPYCACHEPREFIX=str(work / "pycache"),
-               SMRITI_HOOK_SERVER_IDLE="600", SMRITI_RECORD_DELAY="0")  # fmt: skip
+    env.update(
+        SMRITI_HOME=str(data),
+        HOME=str(home),
+        PYTHONPYCACHEPREFIX=str(work / "pycache"),
+        SMRITI_HOOK_SERVER_IDLE="600",
+        SMRITI_RECORD_DELAY="0",
+    )
     cwd = "/home/dev/payments-api"
     prompts = bench_prompts(work, args.corpus, args.sessions, max(args.runs, 100) + 20)
 
     def prompt_payload(i: int, session: int | None = None) -> str:
         text, where = prompts[i % len(prompts)]
-        return json.dumps({"session_id": f"bench-{i if session is None else session}", "transcript_path": None, "cwd": where, "permission_mode": "default",
-                           "hook_event_name": "UserPromptSubmit", "prompt": text})  # fmt: skip
+        return json.dumps(
+            {
+                "session_id": f"bench-{i if session is None else session}",
+                "transcript_path": None,
+                "cwd": where,
+                "permission_mode": "default",
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": text,
+            }
+        )
 
     baseline_cmd = [sys.executable, "-c", "pass"]
     prompt_cmd = [SMRITI, "hook", "claude-code", "prompt"]
@@ -210,7 +232,9 @@ def main() -> None:
     rows.append(("prompt hook, warm recall server (half hits, half misses)", hits, f"{injected}/{args.runs} injected"))
     starts = []
     for i in range(max(20, args.runs // 4)):
-        payload = json.dumps({"session_id": f"bench-start-{i}", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"})
+        payload = json.dumps(
+            {"session_id": f"bench-start-{i}", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup"}
+        )
         starts.append(timed([SMRITI, "hook", "claude-code", "session-start"], payload, env)[0])
     rows.append(("session-start hook, warm recall server", starts, ""))
     cold = []
@@ -221,8 +245,16 @@ def main() -> None:
     # Record hook: a real transcript of the corpus, the recorder allowed to finish between runs.
     transcript = next((work / "corpus").rglob("*.jsonl"))
     session = transcript.stem
-    stop = json.dumps({"session_id": session, "transcript_path": str(transcript), "cwd": cwd, "hook_event_name": "Stop",
-                       "stop_hook_active": False, "last_assistant_message": "done"})  # fmt: skip
+    stop = json.dumps(
+        {
+            "session_id": session,
+            "transcript_path": str(transcript),
+            "cwd": cwd,
+            "hook_event_name": "Stop",
+            "stop_hook_active": False,
+            "last_assistant_message": "done",
+        }
+    )
     stop_cmd = [SMRITI, "hook", "claude-code", "stop"]
     spawned = []
     for _ in range(max(20, args.runs // 4)):
@@ -232,7 +264,7 @@ def main() -> None:
     coalesced = []
     import fcntl
 
-    from smriti.hookio import record_lock_path
+    from smriti.hooks.protocol import record_lock_path
 
     lock = record_lock_path(str(data), "claude-code", session)
     fd = os.open(lock, os.O_RDWR | os.O_CREAT)
@@ -246,14 +278,19 @@ def main() -> None:
     except FileNotFoundError:
         pass
 
-    from smriti.hooklog import injections
+    from smriti.hooks.log import injections
 
-    server_ms = [r["ms"] for r in injections(str(data)) if r.get("session", "").startswith("bench-") and "ms" in r][-args.runs:]
+    server_ms = [r["ms"] for r in injections(str(data)) if r.get("session", "").startswith("bench-") and "ms" in r][
+        -args.runs :
+    ]
     # recall alone, in this process, warm: the part of the prompt hook that is recall's own work.
-    from smriti.hookrecall import Recaller
+    from smriti.hooks.recall import Recaller
 
     recaller = Recaller(data)
-    reqs = [{"op": "recall", "query": text, "cwd": where} for text, where in (prompts[i % len(prompts)] for i in range(args.runs))]
+    reqs = [
+        {"op": "recall", "query": text, "cwd": where}
+        for text, where in (prompts[i % len(prompts)] for i in range(args.runs))
+    ]
     for req in reqs[:5]:
         recaller.answer(req)
     alone = []
@@ -262,26 +299,39 @@ def main() -> None:
         recaller.answer(req)
         alone.append((time.perf_counter() - t0) * 1000)
     recaller.close()
-    subprocess.run([sys.executable, "-c", "import sys; from smriti import hookserver; hookserver.stop(sys.argv[1])", str(data)],
-                   env=env, check=False)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from smriti import hookserver; hookserver.stop(sys.argv[1])", str(data)],
+        env=env,
+        check=False,
+    )
 
     b50 = statistics.median(base)
-    print(f"\nsmriti hook latency ({args.corpus} corpus) — {stats['messages']:,} messages in {stats['sessions']:,} sessions; "
-          f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; {args.runs} runs\n")
+    print(
+        f"\nsmriti hook latency ({args.corpus} corpus) — {stats['messages']:,} messages in {stats['sessions']:,} sessions; "
+        f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; {args.runs} runs\n"
+    )
     print("| measurement | p50 ms | p99 ms | p50 vs `python -c pass` | note |")
     print("|---|---:|---:|---:|---|")
     for name, values, note in rows:
-        print(f"| {name} | {statistics.median(values):.1f} | {pct(values, 99):.1f} | {statistics.median(values) / b50:.2f}x | {note} |")
+        print(
+            f"| {name} | {statistics.median(values):.1f} | {pct(values, 99):.1f} | {statistics.median(values) / b50:.2f}x | {note} |"
+        )
     if server_ms:
-        print(f"\nprompt hook's request to the server (socket + recall), from the injection log: "
-              f"p50 {statistics.median(server_ms):.1f} ms, p99 {pct(server_ms, 99):.1f} ms")
-    print(f"recall alone (Recaller.answer in-process, warm, same queries): p50 {statistics.median(alone):.1f} ms, "
-          f"p99 {pct(alone, 99):.1f} ms")
+        print(
+            f"\nprompt hook's request to the server (socket + recall), from the injection log: "
+            f"p50 {statistics.median(server_ms):.1f} ms, p99 {pct(server_ms, 99):.1f} ms"
+        )
+    print(
+        f"recall alone (Recaller.answer in-process, warm, same queries): p50 {statistics.median(alone):.1f} ms, "
+        f"p99 {pct(alone, 99):.1f} ms"
+    )
     p50 = statistics.median(hits)
     rec = statistics.median(spawned)
-    print(f"\nbudget: prompt hook p50 <= 3x baseline ({3 * b50:.1f} ms): {'OK' if p50 <= 3 * b50 else 'OVER'} ({p50:.1f} ms); "
-          f"record hook <= 30 ms: {'OK' if rec <= 30 else 'OVER'} ({rec:.1f} ms)")
+    print(
+        f"\nbudget: prompt hook p50 <= 3x baseline ({3 * b50:.1f} ms): {'OK' if p50 <= 3 * b50 else 'OVER'} ({p50:.1f} ms); "
+        f"record hook <= 30 ms: {'OK' if rec <= 30 else 'OVER'} ({rec:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

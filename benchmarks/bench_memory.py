@@ -42,8 +42,9 @@ def peak(cmd: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float
     would carry this process's resident pages into its own peak until it execs, so wait4's
     ru_maxrss on it would never read below ~25 MB."""
     t0 = time.perf_counter()
-    proc = subprocess.run([TIME, "-f", "smriti-peak-kb %M", *cmd], env=env, input=stdin, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE)  # fmt: skip
+    proc = subprocess.run(
+        [TIME, "-f", "smriti-peak-kb %M", *cmd], env=env, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     elapsed = time.perf_counter() - t0
     err = proc.stderr.decode(errors="replace")
     if proc.returncode != 0:
@@ -69,7 +70,7 @@ def server_hwm(data: Path) -> float | None:
             continue
         try:
             cmd = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-            if b"smriti.hookserver" in b" ".join(cmd) and os.fsencode(str(data)) in cmd:
+            if b"smriti.hooks.server" in b" ".join(cmd) and os.fsencode(str(data)) in cmd:
                 for line in Path(f"/proc/{entry}/status").read_text().splitlines():
                     if line.startswith("VmHWM:"):
                         return int(line.split()[1]) / 1024
@@ -109,15 +110,22 @@ def main() -> None:
         print(f"  {label}: {mb:.0f} MB, {s:.1f} s", file=sys.stderr)
 
     measure("`python -c pass`", [sys.executable, "-c", "pass"])
-    measure(f"`ingest` of {args.sessions:,} sessions ({corpus_bytes / 1e6:.0f} MB) into a new store",
-            [SMRITI, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"])  # fmt: skip
+    measure(
+        f"`ingest` of {args.sessions:,} sessions ({corpus_bytes / 1e6:.0f} MB) into a new store",
+        [SMRITI, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"],
+    )
     big_env = {**env, "SMRITI_HOME": str(work / "data-big")}
-    measure(f"`ingest` of one session of {big_bytes / 1e6:.0f} MB ({args.big_turns:,} turns)",
-            [SMRITI, "ingest", "--agent", "claude-code", "--path", str(big), "-q"], big_env)  # fmt: skip
-    measure("`ingest` again, nothing changed", [SMRITI, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"])
+    measure(
+        f"`ingest` of one session of {big_bytes / 1e6:.0f} MB ({args.big_turns:,} turns)",
+        [SMRITI, "ingest", "--agent", "claude-code", "--path", str(big), "-q"],
+        big_env,
+    )
+    measure(
+        "`ingest` again, nothing changed", [SMRITI, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"]
+    )
     rng = random.Random(5)
     words = " ".join(rng.choice(WORDS) for _ in range(3))
-    measure(f"`search \"{words}\"`", [SMRITI, "search", words, "--json"])
+    measure(f'`search "{words}"`', [SMRITI, "search", words, "--json"])
     measure("`recall` (a prompt's worth of words)", [SMRITI, "recall", f"why does the {words} fail again", "--json"])
     measure("`status`", [SMRITI, "status", "--json"])
     measure("`doctor`", [SMRITI, "doctor", "--json"])
@@ -126,8 +134,14 @@ def main() -> None:
 
     def prompt(i: int) -> bytes:
         text = f"why does the {' '.join(rng.choice(WORDS) for _ in range(5))} fail"
-        return json.dumps({"session_id": f"mem-{i}", "cwd": "/home/dev/payments-api", "hook_event_name": "UserPromptSubmit",
-                           "prompt": text}).encode()  # fmt: skip
+        return json.dumps(
+            {
+                "session_id": f"mem-{i}",
+                "cwd": "/home/dev/payments-api",
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": text,
+            }
+        ).encode()
 
     measure("prompt hook, in-process (the first prompt)", hook, {**env, "SMRITI_HOOK_SERVER": "0"}, prompt(0))
     peak(hook, env, prompt(1))  # starts the warm server
@@ -142,13 +156,20 @@ def main() -> None:
     hwm = server_hwm(data)
     if hwm is not None:
         rows.append(("warm recall server, peak after 51 prompts", hwm, 0.0))
-    subprocess.run([sys.executable, "-c", "import sys; from smriti import hookserver; hookserver.stop(sys.argv[1])", str(data)],
-                   env=env, check=False)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-c", "import sys; from smriti import hookserver; hookserver.stop(sys.argv[1])", str(data)],
+        env=env,
+        check=False,
+    )
 
-    with_stats = json.loads(subprocess.run([SMRITI, "status", "--json"], env=env, capture_output=True, text=True).stdout)
-    print(f"# Peak memory — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; store: {with_stats['sessions']:,} sessions, "
-          f"{with_stats['messages']:,} messages\n")  # fmt: skip
+    with_stats = json.loads(
+        subprocess.run([SMRITI, "status", "--json"], env=env, capture_output=True, text=True).stdout
+    )
+    print(
+        f"# Peak memory — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; store: {with_stats['sessions']:,} sessions, "
+        f"{with_stats['messages']:,} messages\n"
+    )
     print("| process | peak RSS, MB | wall, s |")
     print("|---|---:|---:|")
     for label, mb, s in rows:

@@ -56,7 +56,7 @@ import apsw
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus import PROJECTS, generate  # noqa: E402
 
-from smriti import knowledge  # noqa: E402
+from smriti.team import knowledge
 
 SMRITI = shutil.which("smriti", path=str(Path(sys.executable).parent))
 CMD = [SMRITI] if SMRITI else [sys.executable, "-m", "smriti"]
@@ -77,8 +77,12 @@ def git(repo: Path, *args: str) -> None:
 
 def team_repo(path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, capture_output=True)
-    for args in (["config", "user.name", "bench"], ["config", "user.email", "bench@example.com"],
-                 ["config", "gc.auto", "0"], ["remote", "add", "origin", TEAM_REMOTE]):  # fmt: skip
+    for args in (
+        ["config", "user.name", "bench"],
+        ["config", "user.email", "bench@example.com"],
+        ["config", "gc.auto", "0"],
+        ["remote", "add", "origin", TEAM_REMOTE],
+    ):
         git(path, *args)
     return path
 
@@ -100,10 +104,13 @@ def knowledge_repo(path: Path, items: int, seed: int) -> Path:
     cats = ["bug/fix", "topic/learning", "architecture/decision", "project/config", "code/pattern"]
     for i in range(items):
         item = knowledge.new_item(
-            id=f"{rng.getrandbits(64):016x}", title=f"Item {i} about topic{i % 13} and zebra{i % 11}",
-            category=cats[i % len(cats)], body=f"# Item {i}\n\nBody {i} mentions zebra{i % 11} and needle{i}.\n",
-            created=f"2026-10-{1 + i % 28:02d}T00:00:00Z", author=f"dev{i % 5}",
-        )  # fmt: skip
+            id=f"{rng.getrandbits(64):016x}",
+            title=f"Item {i} about topic{i % 13} and zebra{i % 11}",
+            category=cats[i % len(cats)],
+            body=f"# Item {i}\n\nBody {i} mentions zebra{i % 11} and needle{i}.\n",
+            created=f"2026-10-{1 + i % 28:02d}T00:00:00Z",
+            author=f"dev{i % 5}",
+        )
         target = path / ".smriti" / knowledge.item_path(item)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(knowledge.render_bytes(item))
@@ -144,15 +151,25 @@ def store_facts(data: Path) -> dict:
         q = lambda sql: conn.execute(sql).fetchall()  # noqa: E731
         return {
             "integrity": q("pragma integrity_check")[0][0],
-            "half_sessions": len(q("select id from sessions s where message_count != "
-                                   "(select count(*) from messages m where m.session = s.id)")),  # fmt: skip
+            "half_sessions": len(
+                q(
+                    "select id from sessions s where message_count != "
+                    "(select count(*) from messages m where m.session = s.id)"
+                )
+            ),
             "outbox": q("select count(*) from outbox")[0][0],
             "rows": {
                 "sessions": Counter(q("select agent, native_id, message_count, coalesce(category, '') from sessions")),
                 "digests": Counter(q("select s.native_id, d.title from digests d join sessions s on s.id = d.session")),
-                "messages": Counter(q("select s.agent, s.native_id, m.key_hash, m.role, m.kind, hex(b.hash) "
-                                      "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob")),
-                "knowledge": Counter(q("select item_id, coalesce(repo, ''), path, content_hash, status from knowledge")),
+                "messages": Counter(
+                    q(
+                        "select s.agent, s.native_id, m.key_hash, m.role, m.kind, hex(b.hash) "
+                        "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob"
+                    )
+                ),
+                "knowledge": Counter(
+                    q("select item_id, coalesce(repo, ''), path, content_hash, status from knowledge")
+                ),
                 "shares": Counter(q("select item_id, repo, path, status from shares")),
             },
         }
@@ -169,8 +186,11 @@ def repo_files(repo: Path | None) -> dict[str, bytes]:
     if repo is None:
         return {}
     base = repo / ".smriti" / "knowledge"
-    return {p.relative_to(repo).as_posix(): SHARED_LINE.sub(b'shared: "<time>"', p.read_bytes())
-            for p in sorted(base.rglob("*.md")) if p.is_file()}  # fmt: skip
+    return {
+        p.relative_to(repo).as_posix(): SHARED_LINE.sub(b'shared: "<time>"', p.read_bytes())
+        for p in sorted(base.rglob("*.md"))
+        if p.is_file()
+    }
 
 
 @dataclass
@@ -188,7 +208,9 @@ def share_gaps(repo: Path, data: Path) -> tuple[int, int, int]:
     """(knowledge files without a shares row, stray non-.md files, files that do not parse or repeat an id)."""
     conn = apsw.Connection(str(data / "smriti.db"))
     try:
-        rows = {r[0]: r[1:] for r in conn.execute("select item_id, path, file_sha from shares where repo = ?", (TEAM_KEY,))}
+        rows = {
+            r[0]: r[1:] for r in conn.execute("select item_id, path, file_sha from shares where repo = ?", (TEAM_KEY,))
+        }
     finally:
         conn.close()
     unrecorded = stray = broken = 0
@@ -319,8 +341,9 @@ def concurrent_rounds(work: Path, corpus: Path, repo: Path, rounds: int) -> Tall
         data = work / f"concurrent-{r}" / "data"
 
         def start(argv: list[str], data: Path = data) -> subprocess.Popen:
-            return subprocess.Popen([*CMD, *argv], env=env_for(data), stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
+            return subprocess.Popen(
+                [*CMD, *argv], env=env_for(data), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
 
         if user_error(run(["status", "--json"], data)):  # the data dir exists: first_use() races to create it
             raise SystemExit("status on an empty data dir failed")
@@ -346,8 +369,11 @@ def concurrent_rounds(work: Path, corpus: Path, repo: Path, rounds: int) -> Tall
             shutil.rmtree(data.parent)
         else:
             tally.failed_dirs.append(str(data.parent))
-        print(f"  concurrent round {r + 1}/{rounds}: {calls} recalls, {len(procs) - 1} syncs, "
-              f"{'ok' if ok else 'DIFFERENT'}", file=sys.stderr)  # fmt: skip
+        print(
+            f"  concurrent round {r + 1}/{rounds}: {calls} recalls, {len(procs) - 1} syncs, "
+            f"{'ok' if ok else 'DIFFERENT'}",
+            file=sys.stderr,
+        )
     return tally
 
 
@@ -358,8 +384,12 @@ def first_use(work: Path, corpus: Path, repo: Path, rounds: int) -> Tally:
     tally = Tally()
     ingest = ["ingest", "--agent", "claude-code", "--path", str(corpus), "-q"]
     sync = ["sync", "--repo", str(repo), "-q"]
-    readers = [["recall", "zebra3 topic4", "--json"], ["recall", "connection pool exhausted", "--json"],
-               ["search", "needle7", "--json"], ["status", "--json"]]  # fmt: skip
+    readers = [
+        ["recall", "zebra3 topic4", "--json"],
+        ["recall", "connection pool exhausted", "--json"],
+        ["search", "needle7", "--json"],
+        ["status", "--json"],
+    ]
     sequential = work / "first-use-clean" / "data"
     for argv in (ingest, sync):
         if user_error(run(argv, sequential)):
@@ -367,8 +397,15 @@ def first_use(work: Path, corpus: Path, repo: Path, rounds: int) -> Tally:
     want = Snapshot.take(sequential)
     for r in range(rounds):
         data = work / f"first-use-{r}" / "data"
-        procs = [(argv, subprocess.Popen([*CMD, *argv], env=env_for(data), stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.PIPE, text=True)) for argv in (ingest, sync, *readers)]  # fmt: skip
+        procs = [
+            (
+                argv,
+                subprocess.Popen(
+                    [*CMD, *argv], env=env_for(data), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+                ),
+            )
+            for argv in (ingest, sync, *readers)
+        ]
         failed = []
         for argv, p in procs:
             _, err = p.communicate()
@@ -455,28 +492,48 @@ def main() -> int:
             op = Operation("sync", ["sync", "--repo", str(repo), "-q"])
             rows.append((f"`sync` ({args.items} files)", kill_runs(op, work, args.runs, rng, startup)))
         if "concurrent" in ops:
-            rows.append((f"concurrent `ingest` + `recall` loop + `sync` loop ({args.sessions} sessions, "
-                         f"{args.items} files)", concurrent_rounds(work, corpus, repo, args.rounds)))  # fmt: skip
+            rows.append(
+                (
+                    f"concurrent `ingest` + `recall` loop + `sync` loop ({args.sessions} sessions, {args.items} files)",
+                    concurrent_rounds(work, corpus, repo, args.rounds),
+                )
+            )
         if "first-use" in ops:
-            rows.append(("first use: `ingest`, `sync`, 2 `recall`, `search`, `status` started at once on a new data dir "
-                         "(30 sessions, 100 files)", first_use(work, small_corpus, small_repo, args.first_use)))  # fmt: skip
+            rows.append(
+                (
+                    "first use: `ingest`, `sync`, 2 `recall`, `search`, `status` started at once on a new data dir "
+                    "(30 sessions, 100 files)",
+                    first_use(work, small_corpus, small_repo, args.first_use),
+                )
+            )
     finally:
         if args.workdir is None and not any(t.failed_dirs for _, t in rows):
             shutil.rmtree(work, ignore_errors=True)
     elapsed = time.perf_counter() - began
 
-    print(f"# Reliability — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, seed {args.seed}, {elapsed / 60:.1f} min\n")  # fmt: skip
-    print("| operation | runs | faults injected | integrity failures | half sessions | duplicates | data lost "
-          "| errors seen by user | share bookkeeping gaps |")  # fmt: skip
+    print(
+        f"# Reliability — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, seed {args.seed}, {elapsed / 60:.1f} min\n"
+    )
+    print(
+        "| operation | runs | faults injected | integrity failures | half sessions | duplicates | data lost "
+        "| errors seen by user | share bookkeeping gaps |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     bad = False
     for name, t in rows:
-        faults = (f"— ({t.contended} overlapping calls)" if name.startswith("concurrent") else
-                  "—" if name.startswith("first use") else str(t.faults))  # fmt: skip
+        faults = (
+            f"— ({t.contended} overlapping calls)"
+            if name.startswith("concurrent")
+            else "—"
+            if name.startswith("first use")
+            else str(t.faults)
+        )
         gaps = f"{t.unrecorded} unrecorded, {t.stray} stray .tmp" if name.startswith("`share`") else "—"
-        print(f"| {name} | {t.runs} | {faults} | {t.integrity} | {t.half} | {t.duplicates} | {t.lost} "
-              f"| {t.user_errors} | {gaps} |")  # fmt: skip
+        print(
+            f"| {name} | {t.runs} | {faults} | {t.integrity} | {t.half} | {t.duplicates} | {t.lost} "
+            f"| {t.user_errors} | {gaps} |"
+        )
         bad |= bool(t.integrity or t.half or t.duplicates or t.lost or t.user_errors or t.unrecorded or t.stray)
         for d in t.failed_dirs:
             print(f"\nkept for inspection: {d}", file=sys.stderr)

@@ -8,9 +8,9 @@ Two measurements, each in a fresh temp dir with its own SMRITI_HOME:
 * share: N small bug-fix sessions (Claude Code transcripts whose cwd is a temp git repo) are
   ingested (timed, but not the point), then one `smriti share` sweep writes them all as knowledge
   files; then a second sweep that finds every item unchanged (the re-share of an up-to-date repo).
-* sync: N knowledge files written directly with smriti.knowledge.new_item/render_bytes into a temp
+* sync: N knowledge files written directly with smriti.team.knowledge.new_item/render_bytes into a temp
   git repo and committed; a full `smriti sync` into an empty store (parse, verify, import, index),
-  then a no-op `smriti sync`. The in-process library call (`smriti.sync.sync`, no index) is timed
+  then a no-op `smriti sync`. The in-process library call (`smriti.team.sync.sync`, no index) is timed
   too, to split the import from the index update the CLI does after it.
 
 Budgets (DESIGN.md): sync of 10k knowledge files <= 10 s; a no-op sync <= 1 s.
@@ -33,12 +33,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus import paragraph  # noqa: E402
 
-from smriti import knowledge  # noqa: E402
+from smriti.team import knowledge
 
 SMRITI = shutil.which("smriti", path=str(Path(sys.executable).parent))
 CMD = [SMRITI] if SMRITI else [sys.executable, "-m", "smriti"]
-CATEGORIES = ["bug/fix", "bug/investigation", "architecture/decision", "project/config", "decision/tooling",
-              "topic/learning", "code/pattern", "feature/implementation"]  # fmt: skip
+CATEGORIES = [
+    "bug/fix",
+    "bug/investigation",
+    "architecture/decision",
+    "project/config",
+    "decision/tooling",
+    "topic/learning",
+    "code/pattern",
+    "feature/implementation",
+]
 
 
 def git(cwd: Path, *args: str) -> None:
@@ -85,10 +93,26 @@ def write_sessions(folder: Path, cwd: Path, n: int, rng: random.Random) -> int:
         ]
         for j, (kind, text) in enumerate(turns):
             uuid = f"{sid}-{j}"
-            rec = {"parentUuid": parent, "isSidechain": False, "cwd": str(cwd), "sessionId": sid, "version": "2.1.40",
-                   "uuid": uuid, "timestamp": f"2026-06-{1 + i % 28:02d}T10:{j:02d}:00.000Z", "type": kind}  # fmt: skip
-            rec["message"] = {"role": "user", "content": text} if kind == "user" else {
-                "id": f"msg_{uuid}", "role": "assistant", "model": "claude-x", "content": [{"type": "text", "text": text}]}  # fmt: skip
+            rec = {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "cwd": str(cwd),
+                "sessionId": sid,
+                "version": "2.1.40",
+                "uuid": uuid,
+                "timestamp": f"2026-06-{1 + i % 28:02d}T10:{j:02d}:00.000Z",
+                "type": kind,
+            }
+            rec["message"] = (
+                {"role": "user", "content": text}
+                if kind == "user"
+                else {
+                    "id": f"msg_{uuid}",
+                    "role": "assistant",
+                    "model": "claude-x",
+                    "content": [{"type": "text", "text": text}],
+                }
+            )
             lines.append(json.dumps(rec) + "\n")
             parent = uuid
         data = "".join(lines)
@@ -104,13 +128,23 @@ def bench_share(n: int, rows: list[tuple[str, str, str]]) -> None:
         env = env_for(base)
         size = write_sessions(base / "transcripts", repo, n, random.Random(7))
         t, out = smriti(env, "ingest", "--path", str(base / "transcripts"), "--quiet")
-        rows.append((f"ingest {n:,} sessions ({size / 1e6:.1f} MB), setup", f"{t:.2f} s",
-                     f"{out['sessions_ingested']:,} sessions"))  # fmt: skip
+        rows.append(
+            (
+                f"ingest {n:,} sessions ({size / 1e6:.1f} MB), setup",
+                f"{t:.2f} s",
+                f"{out['sessions_ingested']:,} sessions",
+            )
+        )
         t, _ = smriti(env, "init", "--repo", str(repo))
         t, out = smriti(env, "share", "--repo", str(repo))
         written = len(out["written"])
-        rows.append((f"share sweep of {n:,} sessions (redact, render, write)", f"{t:.2f} s",
-                     f"{written:,} written, {len(out['skipped'])} skipped, {written / t:,.0f} items/s"))  # fmt: skip
+        rows.append(
+            (
+                f"share sweep of {n:,} sessions (redact, render, write)",
+                f"{t:.2f} s",
+                f"{written:,} written, {len(out['skipped'])} skipped, {written / t:,.0f} items/s",
+            )
+        )
         t, out = smriti(env, "share", "--repo", str(repo))
         rows.append((f"re-share sweep, {n:,} items unchanged", f"{t:.2f} s", f"{out['unchanged']:,} unchanged"))
 
@@ -121,14 +155,23 @@ def bench_share(n: int, rows: list[tuple[str, str, str]]) -> None:
 def write_items(repo: Path, n: int, rng: random.Random) -> int:
     total = 0
     for i in range(n):
-        body = (f"# Fix handler {i}\n\n## Summary\n\n- Goal: fix needle{i}\n- Outcome: {paragraph(rng, 2)}\n\n"
-                f"## Conversation\n\n**user**: {paragraph(rng, 3)}\n\n**assistant**: {paragraph(rng, 6)}\n")  # fmt: skip
+        body = (
+            f"# Fix handler {i}\n\n## Summary\n\n- Goal: fix needle{i}\n- Outcome: {paragraph(rng, 2)}\n\n"
+            f"## Conversation\n\n**user**: {paragraph(rng, 3)}\n\n**assistant**: {paragraph(rng, 6)}\n"
+        )
         item = knowledge.new_item(
-            title=f"Fix handler {i}: {paragraph(rng, 1)[:60]}", category=CATEGORIES[i % len(CATEGORIES)], body=body,
-            created=f"2026-06-{1 + i % 28:02d}T10:00:00Z", agent="claude-code", session=f"bench-{i:06d}",
-            tags=[CATEGORIES[i % len(CATEGORIES)]], project="bench", author=f"dev{i % 7}",
-            files=[f"src/mod{i % 97}/handler.py"], shared="2026-07-01T09:00:00Z",
-        )  # fmt: skip
+            title=f"Fix handler {i}: {paragraph(rng, 1)[:60]}",
+            category=CATEGORIES[i % len(CATEGORIES)],
+            body=body,
+            created=f"2026-06-{1 + i % 28:02d}T10:00:00Z",
+            agent="claude-code",
+            session=f"bench-{i:06d}",
+            tags=[CATEGORIES[i % len(CATEGORIES)]],
+            project="bench",
+            author=f"dev{i % 7}",
+            files=[f"src/mod{i % 97}/handler.py"],
+            shared="2026-07-01T09:00:00Z",
+        )
         path = repo / ".smriti" / knowledge.item_path(item)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = knowledge.render_bytes(item)
@@ -147,8 +190,13 @@ def bench_sync(n: int, rows: list[tuple[str, str, str]]) -> None:
         env = env_for(base)
         t, out = smriti(env, "sync", "--repo", str(repo))
         assert out["imported"] == n and not out["rejected"], out
-        rows.append((f"full sync of {n:,} files ({size / 1e6:.1f} MB) into an empty store, CLI incl. index",
-                     f"{t:.2f} s", f"{n / t:,.0f} files/s; budget 10 s"))  # fmt: skip
+        rows.append(
+            (
+                f"full sync of {n:,} files ({size / 1e6:.1f} MB) into an empty store, CLI incl. index",
+                f"{t:.2f} s",
+                f"{n / t:,.0f} files/s; budget 10 s",
+            )
+        )
         t, out = smriti(env, "sync", "--repo", str(repo))
         assert out["unchanged"] == n, out
         rows.append(("no-op sync, CLI", f"{t:.3f} s", "budget 1 s"))
@@ -164,17 +212,20 @@ def bench_sync(n: int, rows: list[tuple[str, str, str]]) -> None:
 
         # The library call alone (no index update), into a second empty store.
         from smriti.store import Store
-        from smriti.sync import sync
+        from smriti.team.sync import sync
 
         store = Store(base / "lib" / "smriti.db")
         start = time.perf_counter()
         result = sync(store, repo)
         t = time.perf_counter() - start
-        rows.append((f"full sync of {n:,} files, library only (no index)", f"{t:.2f} s",
-                     f"{result.imported:,} imported"))  # fmt: skip
+        rows.append(
+            (f"full sync of {n:,} files, library only (no index)", f"{t:.2f} s", f"{result.imported:,} imported")
+        )
         start = time.perf_counter()
         result = sync(store, repo)
-        rows.append(("no-op sync, library only", f"{time.perf_counter() - start:.3f} s", f"{result.unchanged:,} unchanged"))
+        rows.append(
+            ("no-op sync, library only", f"{time.perf_counter() - start:.3f} s", f"{result.unchanged:,} unchanged")
+        )
         store.close()
 
 
@@ -187,8 +238,10 @@ def main() -> None:
     bench_sync(args.items, rows)
     if args.share_sessions:
         bench_share(args.share_sessions, rows)
-    print(f"# Share and sync — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}\n")  # fmt: skip
+    print(
+        f"# Share and sync — {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}\n"
+    )
     print("| step | time | notes |")
     print("|---|---|---|")
     for step, t, note in rows:

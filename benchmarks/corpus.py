@@ -43,10 +43,15 @@ def paragraph(rng: random.Random, sentences: int) -> str:
 
 def usage(rng: random.Random) -> dict:
     created = rng.randint(0, 5000)
-    return {"input_tokens": rng.randint(1, 50), "cache_creation_input_tokens": created,
-            "cache_read_input_tokens": rng.randint(1000, 90000), "output_tokens": rng.randint(1, 800),
-            "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": "standard",
-            "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": created}}  # fmt: skip
+    return {
+        "input_tokens": rng.randint(1, 50),
+        "cache_creation_input_tokens": created,
+        "cache_read_input_tokens": rng.randint(1000, 90000),
+        "output_tokens": rng.randint(1, 800),
+        "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0},
+        "service_tier": "standard",
+        "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": created},
+    }
 
 
 def session_lines(rng: random.Random, index: int, turns: int, start: datetime) -> tuple[str, str, list[dict]]:
@@ -61,9 +66,20 @@ def session_lines(rng: random.Random, index: int, turns: int, start: datetime) -
         nonlocal t, parent
         t += timedelta(seconds=rng.randint(2, 90))
         u = str(uuid.UUID(int=rng.getrandbits(128), version=4))
-        rec = {"parentUuid": parent, "isSidechain": False, "userType": "external", "entrypoint": "cli", "cwd": cwd,
-               "sessionId": sid, "version": "2.1.40", "gitBranch": "main", "slug": "quiet-sprouting-ocean", "type": kind, "uuid": u,
-               "timestamp": t.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"}  # fmt: skip
+        rec = {
+            "parentUuid": parent,
+            "isSidechain": False,
+            "userType": "external",
+            "entrypoint": "cli",
+            "cwd": cwd,
+            "sessionId": sid,
+            "version": "2.1.40",
+            "gitBranch": "main",
+            "slug": "quiet-sprouting-ocean",
+            "type": kind,
+            "uuid": u,
+            "timestamp": t.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z",
+        }
         parent = u
         return rec
 
@@ -78,33 +94,69 @@ def session_lines(rng: random.Random, index: int, turns: int, start: datetime) -
         for _ in range(rng.randint(0, 2)):
             tool = rng.choice(TOOLS)
             tool_id = "toolu_" + uuid.UUID(int=rng.getrandbits(128)).hex[:24]
-            inp = {"command": f"pytest tests/test_{rng.choice(WORDS)}.py -q"} if tool == "Bash" else {
-                "file_path": f"{cwd}/src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py"}  # fmt: skip
+            inp = (
+                {"command": f"pytest tests/test_{rng.choice(WORDS)}.py -q"}
+                if tool == "Bash"
+                else {"file_path": f"{cwd}/src/{rng.choice(WORDS)}/{rng.choice(WORDS)}.py"}
+            )
             rec = envelope("assistant")
             rec["requestId"] = "req_" + msg_id[4:16]
-            rec["message"] = {"id": msg_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-                              "content": [{"type": "tool_use", "id": tool_id, "name": tool, "input": inp}],
-                              "stop_reason": None, "stop_sequence": None, "usage": usage(rng)}  # fmt: skip
+            rec["message"] = {
+                "id": msg_id,
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [{"type": "tool_use", "id": tool_id, "name": tool, "input": inp}],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": usage(rng),
+            }
             lines.append(rec)
             if rng.random() < 0.5:
                 hook = envelope("progress")
-                hook.update({"data": {"type": "hook_progress", "hookEvent": "PostToolUse", "hookName": "PostToolUse:" + tool,
-                             "command": "node ~/.claude/hooks/post-tool.js"}, "parentToolUseID": tool_id,
-                             "toolUseID": tool_id})  # fmt: skip
+                hook.update(
+                    {
+                        "data": {
+                            "type": "hook_progress",
+                            "hookEvent": "PostToolUse",
+                            "hookName": "PostToolUse:" + tool,
+                            "command": "node ~/.claude/hooks/post-tool.js",
+                        },
+                        "parentToolUseID": tool_id,
+                        "toolUseID": tool_id,
+                    }
+                )
                 lines.append(hook)
             output = "\n".join(sentence(rng, rng.randint(5, 12)) for _ in range(rng.randint(8, 50)))
             rec = envelope("user")
-            rec["message"] = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}]}
+            rec["message"] = {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": tool_id, "content": output}],
+            }
             rec["toolUseResult"] = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
             rec["sourceToolAssistantUUID"] = lines[-1]["uuid"]
             lines.append(rec)
         rec = envelope("assistant")
         rec["requestId"] = "req_" + msg_id[4:16]
-        rec["message"] = {"id": msg_id, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
-                          "content": [{"type": "text", "text": paragraph(rng, rng.randint(2, 6))}],
-                          "stop_reason": None, "stop_sequence": None, "usage": usage(rng)}  # fmt: skip
+        rec["message"] = {
+            "id": msg_id,
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": paragraph(rng, rng.randint(2, 6))}],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": usage(rng),
+        }
         lines.append(rec)
-        lines.append({"type": "file-history-snapshot", "messageId": parent, "snapshot": {"trackedFileBackups": {}}, "isSnapshotUpdate": False})
+        lines.append(
+            {
+                "type": "file-history-snapshot",
+                "messageId": parent,
+                "snapshot": {"trackedFileBackups": {}},
+                "isSnapshotUpdate": False,
+            }
+        )
     return sid, project, lines
 
 

@@ -68,7 +68,14 @@ def cli() -> None:
 
 @cli.command()
 @click.option("agents", "--agent", "-a", multiple=True, help="Only this agent (repeatable).")
-@click.option("paths_", "--path", "-p", multiple=True, type=click.Path(path_type=Path), help="Read this file or folder instead of the agents' default locations.")
+@click.option(
+    "paths_",
+    "--path",
+    "-p",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Read this file or folder instead of the agents' default locations.",
+)
 @click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 @click.pass_context
@@ -90,7 +97,16 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
     if paths.disabled():
         click.echo("smriti is disabled (SMRITI_DISABLE=1): nothing ingested.", err=True)
         if json_:
-            emit_json({"disabled": True, "sessions_found": 0, "sessions_ingested": 0, "messages_added": 0, "errors": [], "warnings": []})
+            emit_json(
+                {
+                    "disabled": True,
+                    "sessions_found": 0,
+                    "sessions_ingested": 0,
+                    "messages_added": 0,
+                    "errors": [],
+                    "warnings": [],
+                }
+            )
         return
     app = _app(ctx)
     show_progress = not quiet and sys.stderr.isatty()
@@ -134,8 +150,17 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(min=1), help="How many sessions.")
 @click.option("json_", "--json", is_flag=True, help="Print results as JSON.")
 @click.pass_context
-def search(ctx: click.Context, query: str, project: str | None, agents: tuple[str, ...], category: str | None,
-           since: str | None, files: tuple[str, ...], limit: int, json_: bool) -> None:  # fmt: skip
+def search(
+    ctx: click.Context,
+    query: str,
+    project: str | None,
+    agents: tuple[str, ...],
+    category: str | None,
+    since: str | None,
+    files: tuple[str, ...],
+    limit: int,
+    json_: bool,
+) -> None:
     """Find sessions by what was said in them (BM25, best session first).
 
     The query is plain words: no query syntax, quotes or operators are interpreted.
@@ -151,8 +176,17 @@ def search(ctx: click.Context, query: str, project: str | None, agents: tuple[st
     app = _app(ctx)
     if agents:
         check_agents(app.registry, agents)
-    hits = run_search(app.store, app.index, query, project=project, agents=agents, category=category,
-                      since=since, files=files, limit=limit)  # fmt: skip
+    hits = run_search(
+        app.store,
+        app.index,
+        query,
+        project=project,
+        agents=agents,
+        category=category,
+        since=since,
+        files=files,
+        limit=limit,
+    )
     if json_:
         emit_json([h.to_json() for h in hits])
         return
@@ -161,7 +195,10 @@ def search(ctx: click.Context, query: str, project: str | None, agents: tuple[st
         return
     for h in hits:
         when = (h.timestamp or "")[:10]
-        click.echo(click.style(f"{h.session_id}", fg="yellow") + f"  {when}  {h.agent}  {h.project or '-'}  score {h.score:.2f}")
+        click.echo(
+            click.style(f"{h.session_id}", fg="yellow")
+            + f"  {when}  {h.agent}  {h.project or '-'}  score {h.score:.2f}"
+        )
         if h.title:
             click.echo(f"  {_short(h.title, 96)}")
         click.echo(f"  {h.snippet}")
@@ -170,14 +207,21 @@ def search(ctx: click.Context, query: str, project: str | None, agents: tuple[st
 
 @cli.command()
 @click.argument("query")
-@click.option("--project", "-P", help="The asking project: a name, a remote or a path (default: the repo around the current directory).")
+@click.option(
+    "--project",
+    "-P",
+    help="The asking project: a name, a remote or a path (default: the repo around the current directory).",
+)
 @click.option("all_projects", "--all-projects", is_flag=True, help="Also recall team items of other projects.")
 @click.option("--limit", "-n", default=5, show_default=True, type=click.IntRange(min=1), help="How many items.")
-@click.option("--budget", default=1000, show_default=True, type=click.IntRange(min=1), help="Most tokens the context may use.")
+@click.option(
+    "--budget", default=1000, show_default=True, type=click.IntRange(min=1), help="Most tokens the context may use."
+)
 @click.option("json_", "--json", is_flag=True, help="Print the context and the ranked results as JSON.")
 @click.pass_context
-def recall(ctx: click.Context, query: str, project: str | None, all_projects: bool, limit: int, budget: int,
-           json_: bool) -> None:  # fmt: skip
+def recall(
+    ctx: click.Context, query: str, project: str | None, all_projects: bool, limit: int, budget: int, json_: bool
+) -> None:
     """Recall what earlier sessions and the team's knowledge say about QUERY, ready to inject.
 
     Prints the <smriti-context> block an agent hook would inject (empty when nothing relevant
@@ -193,8 +237,9 @@ def recall(ctx: click.Context, query: str, project: str | None, all_projects: bo
 
     app = _app(ctx)
     keys = asking_project(app.store, project)
-    result = run_recall(app.store, app.index, query, project=keys, limit=limit, budget=budget,
-                        all_projects=all_projects)  # fmt: skip
+    result = run_recall(
+        app.store, app.index, query, project=keys, limit=limit, budget=budget, all_projects=all_projects
+    )
     if json_:
         emit_json(result.to_json())
         return
@@ -211,8 +256,9 @@ def recall(ctx: click.Context, query: str, project: str | None, all_projects: bo
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option("json_", "--json", is_flag=True, help="Print sessions as JSON.")
 @click.pass_context
-def sessions(ctx: click.Context, agent: str | None, project: str | None, category: str | None, limit: int,
-             json_: bool) -> None:  # fmt: skip
+def sessions(
+    ctx: click.Context, agent: str | None, project: str | None, category: str | None, limit: int, json_: bool
+) -> None:
     """List stored sessions, newest first.
 
     \b
@@ -230,8 +276,9 @@ def sessions(ctx: click.Context, agent: str | None, project: str | None, categor
     cats = category_filter(app.store, category)
     if category and not cats:
         cats = (category,)
-    rows = app.store.list_sessions(agent=agent, projects=list(keys) if keys is not None else None, limit=limit,
-                                   categories=cats)  # fmt: skip
+    rows = app.store.list_sessions(
+        agent=agent, projects=list(keys) if keys is not None else None, limit=limit, categories=cats
+    )
     if json_:
         emit_json([r.to_json() for r in rows])
         return
@@ -268,7 +315,9 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
     except NotFound:
         item = app.store.knowledge_item(ident)
         if item is None:
-            raise NotFound(f"no session or knowledge item {ident!r}: see `smriti sessions` or `smriti recall`") from None
+            raise NotFound(
+                f"no session or knowledge item {ident!r}: see `smriti sessions` or `smriti recall`"
+            ) from None
         _show_knowledge(item, json_)
         return
     messages = app.store.messages(session.rowid)
@@ -276,19 +325,31 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
     tags = app.store.session_tags(session.rowid)
     relations = app.store.relations(session.rowid)
     if json_:
-        emit_json({
-            **session.to_json(), "summary": digest.get("summary", []), "entities": digest.get("entities", {}),
-            "confidence": digest.get("confidence"), "tags": tags, "relations": relations,
-            "messages_list": [m.to_json() for m in messages],
-        })  # fmt: skip
+        emit_json(
+            {
+                **session.to_json(),
+                "summary": digest.get("summary", []),
+                "entities": digest.get("entities", {}),
+                "confidence": digest.get("confidence"),
+                "tags": tags,
+                "relations": relations,
+                "messages_list": [m.to_json() for m in messages],
+            }
+        )
         return
     click.echo(click.style(session.title or "(untitled session)", bold=True))
     click.echo(
         f"{session.session_id} · {session.agent} · {session.project_name or '-'} · "
         f"{session.started_at or '?'} → {session.ended_at or '?'} · {session.message_count} messages"
     )
-    click.echo(f"category: {session.category or 'uncategorized'}"
-               + (f" (tags: {', '.join(t['category'] + ('*' if t['source'] == 'user' else '') for t in tags)})" if tags else ""))  # fmt: skip
+    click.echo(
+        f"category: {session.category or 'uncategorized'}"
+        + (
+            f" (tags: {', '.join(t['category'] + ('*' if t['source'] == 'user' else '') for t in tags)})"
+            if tags
+            else ""
+        )
+    )
     if session.cwd:
         click.echo(f"cwd: {session.cwd}" + (f" (branch {session.git_branch})" if session.git_branch else ""))
     if session.parent_native_id:
@@ -304,7 +365,11 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
         click.echo(f"  files: {', '.join(files[:10])}" + (" …" if len(files) > 10 else ""))
     click.echo()
     for m in messages:
-        label = m.role if m.kind in ("prompt", "response") else f"{m.role} · {m.kind}" + (f" · {m.tool_name}" if m.tool_name else "")
+        label = (
+            m.role
+            if m.kind in ("prompt", "response")
+            else f"{m.role} · {m.kind}" + (f" · {m.tool_name}" if m.tool_name else "")
+        )
         click.echo(click.style(f"[{m.seq}] {label}", fg="cyan") + (f"  {m.timestamp}" if m.timestamp else ""))
         text = m.text
         if not full and m.kind in ("tool_result", "injected_context") and len(text) > 400:
@@ -342,7 +407,8 @@ def status(ctx: click.Context, json_: bool) -> None:
         smriti status
         smriti status --json
     """
-    from smriti.status import print_status, status as run_status
+    from smriti.status import print_status
+    from smriti.status import status as run_status
 
     app = _app(ctx)
     data = run_status(app)
@@ -369,7 +435,7 @@ def categorize_cmd(ctx: click.Context, all_: bool, session_ids: tuple[str, ...],
         smriti categorize --all --json
         smriti categorize --session 96f77bed
     """
-    from smriti.enrich import categorize
+    from smriti.digest.apply import categorize
 
     app = _app(ctx)
     rowids = [app.store.get_session(i).rowid for i in session_ids] if session_ids else None
@@ -429,8 +495,14 @@ def untag(ctx: click.Context, ident: str, category: str | None, json_: bool) -> 
     app.index.sync(app.store)
     after = app.store.session_row(session.rowid).category
     if json_:
-        emit_json({"session_id": session.session_id, "removed": removed, "category": after,
-                   "tags": app.store.session_tags(session.rowid)})  # fmt: skip
+        emit_json(
+            {
+                "session_id": session.session_id,
+                "removed": removed,
+                "category": after,
+                "tags": app.store.session_tags(session.rowid),
+            }
+        )
         return
     click.echo(f"Removed {', '.join(removed) or 'nothing'}; {session.session_id} is {after or 'uncategorized'}.")
 
@@ -448,7 +520,7 @@ def categories(ctx: click.Context, json_: bool) -> None:
     Example:
         smriti categories --json
     """
-    from smriti.enrich import Enricher
+    from smriti.digest.apply import Enricher
 
     app = _app(ctx)
     if not app.store.category_rows():
@@ -463,13 +535,18 @@ def categories(ctx: click.Context, json_: bool) -> None:
 
 
 def _repo(path: Path | None) -> Path:
-    from smriti.gitrepo import repo_root
+    from smriti.team.git import repo_root
 
     return repo_root(path)
 
 
 @cli.command()
-@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The git repo (default: the one around the current directory).")
+@click.option(
+    "repo",
+    "--repo",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="The git repo (default: the one around the current directory).",
+)
 @click.option("json_", "--json", is_flag=True, help="Print what was created as JSON.")
 def init(repo: Path | None, json_: bool) -> None:
     """Set up a team repo for sharing: .smriti/ (config, knowledge/, README) and .gitattributes.
@@ -481,7 +558,7 @@ def init(repo: Path | None, json_: bool) -> None:
         smriti init
         smriti init --repo ~/src/payments-api
     """
-    from smriti.initrepo import init_repo
+    from smriti.team.initrepo import init_repo
 
     result = init_repo(_repo(repo))
     if json_:
@@ -499,16 +576,35 @@ def init(repo: Path | None, json_: bool) -> None:
 @click.option("--project", "-P", help="Sessions of this project (default: the repo's own project).")
 @click.option("--category", "-c", help="Only this category (a parent matches its children).")
 @click.option("--since", help="Only sessions since a date (2026-11-01) or a span (7d, 2w).")
-@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The team repo (default: the one around the current directory).")
+@click.option(
+    "repo",
+    "--repo",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="The team repo (default: the one around the current directory).",
+)
 @click.option("--dry-run", is_flag=True, help="Show what would be written; write nothing.")
 @click.option("--refresh", is_flag=True, help="Overwrite files a person edited (on purpose).")
-@click.option("--transcript", type=click.Choice(["condensed", "full", "none"]), help="How much conversation to include (default: the team config, else condensed).")
+@click.option(
+    "--transcript",
+    type=click.Choice(["condensed", "full", "none"]),
+    help="How much conversation to include (default: the team config, else condensed).",
+)
 @click.option("supersedes", "--supersedes", multiple=True, help="Item id this share replaces (with one --session).")
 @click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def share(ctx: click.Context, session_ids: tuple[str, ...], project: str | None, category: str | None,
-          since: str | None, repo: Path | None, dry_run: bool, refresh: bool, transcript: str | None,
-          supersedes: tuple[str, ...], json_: bool) -> None:  # fmt: skip
+def share(
+    ctx: click.Context,
+    session_ids: tuple[str, ...],
+    project: str | None,
+    category: str | None,
+    since: str | None,
+    repo: Path | None,
+    dry_run: bool,
+    refresh: bool,
+    transcript: str | None,
+    supersedes: tuple[str, ...],
+    json_: bool,
+) -> None:
     """Write sessions worth keeping as redacted knowledge files in the repo's .smriti/knowledge/.
 
     Without --session, shares this repo's categorized sessions (the team config's categories).
@@ -520,12 +616,21 @@ def share(ctx: click.Context, session_ids: tuple[str, ...], project: str | None,
         smriti share --session 96f77bed
         smriti share --category bug --since 7d --dry-run
     """
-    from smriti.share import share as run_share
+    from smriti.team.share import share as run_share
 
     app = _app(ctx)
-    result = run_share(app.store, _repo(repo), session_ids=session_ids, project=project, category=category,
-                       since=since, dry_run=dry_run, refresh=refresh, transcript=transcript,
-                       supersedes=supersedes)  # fmt: skip
+    result = run_share(
+        app.store,
+        _repo(repo),
+        session_ids=session_ids,
+        project=project,
+        category=category,
+        since=since,
+        dry_run=dry_run,
+        refresh=refresh,
+        transcript=transcript,
+        supersedes=supersedes,
+    )
     if json_:
         emit_json(result.to_json())
     else:
@@ -551,7 +656,7 @@ def unshare(ctx: click.Context, item_id: str, repo: Path | None, json_: bool) ->
     Example:
         smriti unshare 3f9a2c1e5b7d4a60
     """
-    from smriti.share import unshare as run_unshare
+    from smriti.team.share import unshare as run_unshare
 
     result = run_unshare(_app(ctx).store, _repo(repo), item_id)
     if json_:
@@ -578,7 +683,7 @@ def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool,
         smriti sync
         smriti sync --ref origin/release --json
     """
-    from smriti.sync import sync as run_sync
+    from smriti.team.sync import sync as run_sync
 
     if ref and worktree:
         raise click.UsageError("--ref and --worktree exclude each other")
@@ -588,8 +693,10 @@ def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool,
     if json_:
         emit_json(result.to_json())
     elif not quiet:
-        click.echo(f"{result.imported} imported, {result.updated} updated, {result.removed} removed, "
-                   f"{result.unchanged} unchanged from {result.ref}.")  # fmt: skip
+        click.echo(
+            f"{result.imported} imported, {result.updated} updated, {result.removed} removed, "
+            f"{result.unchanged} unchanged from {result.ref}."
+        )
         for r in result.rejected:
             click.echo(f"rejected {r['path']}: {r['reason']}", err=True)
 
@@ -609,7 +716,7 @@ def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
         smriti check
         smriti check .smriti/knowledge/bug/fix/2026-11-20-fix-pool-3f9a2c1e.md --json
     """
-    from smriti.check import check as run_check
+    from smriti.team.check import check as run_check
 
     result = run_check(list(targets))
     if json_:
@@ -632,8 +739,13 @@ def hooks() -> None:
 
 
 _AGENT_CHOICE = click.Choice(["claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline"])
-_SCOPE = click.option("--scope", type=click.Choice(["user", "project"]), default="user", show_default=True,
-                      help="user: the agent's settings in your home; project: the repo's own settings files.")
+_SCOPE = click.option(
+    "--scope",
+    type=click.Choice(["user", "project"]),
+    default="user",
+    show_default=True,
+    help="user: the agent's settings in your home; project: the repo's own settings files.",
+)
 
 
 def _hook_targets(agents: tuple[str, ...], scope: str, repo: Path | None) -> tuple[list[str], Path | None]:
@@ -647,10 +759,14 @@ def _hook_targets(agents: tuple[str, ...], scope: str, repo: Path | None) -> tup
 @click.option("agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="The agent to wire in (repeatable).")
 @_SCOPE
 @click.option("--git", "git_", is_flag=True, help="Add post-merge/post-checkout git hooks that run `smriti sync`.")
-@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git and --scope project.")
+@click.option(
+    "repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git and --scope project."
+)
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("json_", "--json", is_flag=True, help="Print what changed as JSON.")
-def hooks_install(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | None, dry_run: bool, json_: bool) -> None:
+def hooks_install(
+    agents: tuple[str, ...], scope: str, git_: bool, repo: Path | None, dry_run: bool, json_: bool
+) -> None:
     """Install smriti's hooks into an agent (record every session, recall into prompts), or git's.
 
     Merges into the agent's settings file (other entries and comments stay), writes the absolute
@@ -663,7 +779,7 @@ def hooks_install(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | 
         smriti hooks install --git
     """
     if git_:
-        from smriti.initrepo import install_git_hooks
+        from smriti.team.initrepo import install_git_hooks
 
         result = install_git_hooks(_repo(repo))
         if json_:
@@ -671,7 +787,7 @@ def hooks_install(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | 
             return
         click.echo("Installed " + (", ".join(result["installed"]) or "nothing (already installed)") + ".")
         return
-    from smriti.hooks_install import install
+    from smriti.hooks.install import install
 
     names, root = _hook_targets(agents, scope, repo)
     results = [install(a, scope, root, dry_run=dry_run) for a in names]
@@ -698,10 +814,14 @@ def hooks_install(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | 
 @click.option("agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="The agent to unwire (repeatable).")
 @_SCOPE
 @click.option("--git", "git_", is_flag=True, help="Remove smriti's git hooks (other hook content stays).")
-@click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git and --scope project.")
+@click.option(
+    "repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --git and --scope project."
+)
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("json_", "--json", is_flag=True, help="Print what changed as JSON.")
-def hooks_uninstall(agents: tuple[str, ...], scope: str, git_: bool, repo: Path | None, dry_run: bool, json_: bool) -> None:
+def hooks_uninstall(
+    agents: tuple[str, ...], scope: str, git_: bool, repo: Path | None, dry_run: bool, json_: bool
+) -> None:
     """Remove the hooks smriti installed (the settings file goes back to its original bytes when
     nothing else changed in it since).
 
@@ -711,7 +831,7 @@ def hooks_uninstall(agents: tuple[str, ...], scope: str, git_: bool, repo: Path 
         smriti hooks uninstall --git
     """
     if git_:
-        from smriti.initrepo import uninstall_git_hooks
+        from smriti.team.initrepo import uninstall_git_hooks
 
         result = uninstall_git_hooks(_repo(repo))
         if json_:
@@ -719,7 +839,7 @@ def hooks_uninstall(agents: tuple[str, ...], scope: str, git_: bool, repo: Path 
             return
         click.echo("Removed smriti from " + (", ".join(result["removed"]) or "nothing (not installed)") + ".")
         return
-    from smriti.hooks_install import uninstall
+    from smriti.hooks.install import uninstall
 
     names, root = _hook_targets(agents, scope, repo)
     results = [uninstall(a, scope, root, dry_run=dry_run) for a in names]
@@ -730,15 +850,20 @@ def hooks_uninstall(agents: tuple[str, ...], scope: str, git_: bool, repo: Path 
         if not r["changed"]:
             click.echo(f"{r['agent']}: nothing of smriti's in {r['path']}.")
             continue
-        how = "deleted (smriti had created it)" if r["deleted"] else (
-            "restored to its original bytes" if r["restored"] else "smriti's entries removed")  # fmt: skip
+        how = (
+            "deleted (smriti had created it)"
+            if r["deleted"]
+            else ("restored to its original bytes" if r["restored"] else "smriti's entries removed")
+        )
         click.echo(f"{r['agent']}: {r['path']} {'would be ' if dry_run else ''}{how}: {', '.join(r['removed'])}.")
         if r["backup"]:
             click.echo(f"  the pre-smriti copy is still at {r['backup']}")
 
 
 @hooks.command("status")
-@click.option("agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="Only this agent (repeatable; default: all).")
+@click.option(
+    "agents", "--agent", "-a", multiple=True, type=_AGENT_CHOICE, help="Only this agent (repeatable; default: all)."
+)
 @_SCOPE
 @click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The repo for --scope project.")
 @click.option("json_", "--json", is_flag=True, help="Print the status as JSON.")
@@ -750,8 +875,8 @@ def hooks_status(agents: tuple[str, ...], scope: str, repo: Path | None, json_: 
         smriti hooks status
         smriti hooks status --agent codex --json
     """
-    from smriti.hooklog import health
-    from smriti.hooks_install import SPECS, status
+    from smriti.hooks.install import SPECS, status
+    from smriti.hooks.log import health
 
     root = _repo(repo) if scope == "project" else None
     rows = [status(a, scope, root) for a in (agents or tuple(SPECS))]
@@ -766,18 +891,24 @@ def hooks_status(agents: tuple[str, ...], scope: str, repo: Path | None, json_: 
             state = "not installed"
         click.echo(f"{r['agent']:12} {state:20} {r['path']}")
         if r["command_ok"] is False:
-            click.echo(f"{'':12} the command no longer exists: {', '.join(r['commands'])}; run `smriti hooks install --agent {r['agent']}` again")
+            click.echo(
+                f"{'':12} the command no longer exists: {', '.join(r['commands'])}; run `smriti hooks install --agent {r['agent']}` again"
+            )
         if r["problem"]:
             click.echo(f"{'':12} {r['problem']}")
         if r["installed"] and r["trust"]:
             click.echo(f"{'':12} {r['trust']}")
     last = runtime["last_failure"]
-    click.echo(f"hook runs (24h): {runtime['runs_24h']} recalls, {runtime['failures_24h']} failures"
-               + (f"; last failure {last['time']} {last['agent']} {last['event']}: {last['error']}" if last else ""))
+    click.echo(
+        f"hook runs (24h): {runtime['runs_24h']} recalls, {runtime['failures_24h']} failures"
+        + (f"; last failure {last['time']} {last['agent']} {last['event']}: {last['error']}" if last else "")
+    )
 
 
 @hooks.command("log")
-@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1), help="How many recent entries.")
+@click.option(
+    "--limit", "-n", default=20, show_default=True, type=click.IntRange(min=1), help="How many recent entries."
+)
 @click.option("json_", "--json", is_flag=True, help="Print the entries as JSON.")
 def hooks_log(limit: int, json_: bool) -> None:
     """What the prompt and session-start hooks injected: when, for which agent, session and prompt,
@@ -788,7 +919,7 @@ def hooks_log(limit: int, json_: bool) -> None:
         smriti hooks log
         smriti hooks log --limit 100 --json
     """
-    from smriti.hooklog import injections
+    from smriti.hooks.log import injections
 
     rows = injections(str(paths.data_dir()), limit)
     if json_:
@@ -799,8 +930,10 @@ def hooks_log(limit: int, json_: bool) -> None:
         return
     for r in rows:
         items = ", ".join(r.get("items") or []) or "-"
-        click.echo(f"{r.get('time')}  {r.get('agent', '?'):12} {r.get('event', '?'):16} {r.get('chars', 0):6} chars  "
-                   f"session {(r.get('session') or '-')[:12]}  items {items}")
+        click.echo(
+            f"{r.get('time')}  {r.get('agent', '?'):12} {r.get('event', '?'):16} {r.get('chars', 0):6} chars  "
+            f"session {(r.get('session') or '-')[:12]}  items {items}"
+        )
         if r.get("prompt"):
             click.echo(f"    {_short(r['prompt'], 100)}")
 
@@ -812,7 +945,9 @@ def hooks_log(limit: int, json_: bool) -> None:
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before forgetting many sessions.")
 @click.option("json_", "--json", is_flag=True, help="Print what was removed as JSON.")
 @click.pass_context
-def forget(ctx: click.Context, ident: str | None, project: str | None, agent: str | None, yes: bool, json_: bool) -> None:
+def forget(
+    ctx: click.Context, ident: str | None, project: str | None, agent: str | None, yes: bool, json_: bool
+) -> None:
     """Remove sessions for good: messages, tags, summaries and index documents.
 
     A tombstone keeps them out of every later ingest. Shared knowledge files are not touched
@@ -865,7 +1000,9 @@ def prune(ctx: click.Context, days: int, kind: str | None, json_: bool) -> None:
 
 
 @cli.command()
-@click.option("--repair", is_flag=True, help="Fix what can be fixed (reindex, drop orphans, vacuum, set a broken store aside).")
+@click.option(
+    "--repair", is_flag=True, help="Fix what can be fixed (reindex, drop orphans, vacuum, set a broken store aside)."
+)
 @click.option("json_", "--json", is_flag=True, help="Print the checks as JSON.")
 @click.pass_context
 def doctor(ctx: click.Context, repair: bool, json_: bool) -> None:
@@ -894,7 +1031,11 @@ def doctor(ctx: click.Context, repair: bool, json_: bool) -> None:
 
 
 @cli.command("mcp")
-@click.option("--project", "-P", help="The asking project of a recall that names none (default: the repo around the working directory).")
+@click.option(
+    "--project",
+    "-P",
+    help="The asking project of a recall that names none (default: the repo around the working directory).",
+)
 def mcp_cmd(project: str | None) -> None:
     """Serve search, recall and show to agents over MCP (stdio; needs `pip install 'smriti[mcp]'`).
 

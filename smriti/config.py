@@ -1,10 +1,10 @@
 """The user's own settings (`<data dir>/config.toml`), validated with clear errors.
 
-    # paths or glob patterns; a session whose cwd, project or source file matches is never read
-    exclude = ["~/work/secret-client", "*/scratch/*"]
+# paths or glob patterns; a session whose cwd, project or source file matches is never read
+exclude = ["~/work/secret-client", "*/scratch/*"]
 
-    [roots]            # extra places to look, per agent id
-    claude-code = ["/mnt/backup/.claude/projects"]
+[roots]            # extra places to look, per agent id
+claude-code = ["/mnt/backup/.claude/projects"]
 """
 
 from __future__ import annotations

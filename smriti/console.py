@@ -12,7 +12,7 @@ import sys
 def main() -> None:
     argv = sys.argv[1:]
     if argv[:1] == ["hook"]:
-        from smriti.hookrun import main as hook_main
+        from smriti.hooks.run import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
     from smriti.cli import cli

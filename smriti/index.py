@@ -15,12 +15,11 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Iterator
 
 import tantivy
 
@@ -109,7 +108,7 @@ class Index:
         self._index = self._open()
 
     def _state(self) -> str:
-        """"built", "empty" (started over, waiting for its first rebuild) or "stale" (missing,
+        """ "built", "empty" (started over, waiting for its first rebuild) or "stale" (missing,
         another schema version, or its files are gone): read from the version file."""
         try:
             meta = json.loads((self.dir / VERSION_FILE).read_text())
@@ -316,7 +315,10 @@ class Index:
             clauses.append((tantivy.Occur.Must, self._sessions(filters.sessions)))
         if filters.since is not None:
             clauses.append(
-                (tantivy.Occur.Must, tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None))
+                (
+                    tantivy.Occur.Must,
+                    tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None),
+                )
             )
         if filters.tiers:
             clauses.append((tantivy.Occur.Must, self._any_of("tier", filters.tiers)))
@@ -325,7 +327,9 @@ class Index:
         for sid in filters.exclude_sessions:
             clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "sid", sid)))
         for status in filters.exclude_statuses:
-            clauses.append((tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "status", status, index_option="basic")))
+            clauses.append(
+                (tantivy.Occur.MustNot, tantivy.Query.term_query(self.schema, "status", status, index_option="basic"))
+            )
         return clauses
 
     def build_query(self, terms: list[str], filters: Filters) -> tantivy.Query | None:
@@ -335,7 +339,10 @@ class Index:
         if clauses is None:
             return None
         text_q = tantivy.Query.boolean_query(
-            [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", t, index_option="freq")) for t in terms]
+            [
+                (tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", t, index_option="freq"))
+                for t in terms
+            ]
         )
         return tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), *clauses])
 
@@ -351,9 +358,7 @@ class Index:
         mids = searcher.fast_field_values("mid", addrs)
         sids = searcher.fast_field_values("sid", addrs)
         kids = searcher.fast_field_values("kid", addrs)
-        return [
-            Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None
-        ]
+        return [Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None]
 
     def filter_clauses(self, filters: Filters) -> list[tuple[tantivy.Occur, tantivy.Query]] | None:
         """The filters as clauses to AND with a scored query without adding to its score (recall's

@@ -17,7 +17,7 @@ from typing import Any
 from smriti import project as projects
 from smriti.adapters import Adapter, Registry
 from smriti.config import NO_SAVE_MARKER, UserConfig
-from smriti.enrich import Enricher
+from smriti.digest.apply import Enricher
 from smriti.errors import InvalidInput
 from smriti.index import Index
 from smriti.models import ParseResult, Problem, Session
@@ -176,7 +176,11 @@ def _ingest_source(
         result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
         return
     size, mtime_ns = _fingerprint(path, st)
-    if known and known.agent == adapter.name and (known.size, known.mtime_ns, known.inode) == (size, mtime_ns, st.st_ino):
+    if (
+        known
+        and known.agent == adapter.name
+        and (known.size, known.mtime_ns, known.inode) == (size, mtime_ns, st.st_ino)
+    ):
         result.files_unchanged += 1
         result.sessions_found += len(known.sessions)
         return
@@ -206,9 +210,7 @@ def _ingest_source(
     # An unreadable source (a directory named like a transcript, no permission) is not
     # remembered, so it is reported again until someone fixes it.
     if stat.S_ISREG(st.st_mode) and os.access(path, os.R_OK):
-        store.save_source_state(
-            SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids)
-        )
+        store.save_source_state(SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids))
     store.save_source_errors(spath, adapter.name, [_problem_line(p) for p in result.errors[before:]])
     result.sessions_found += len(native_ids)
 
@@ -231,7 +233,9 @@ def _fingerprint(path: Path, st: os.stat_result) -> tuple[int, int]:
     return size + wal.st_size, max(mtime_ns, wal.st_mtime_ns)
 
 
-def _store_session(store: Store, enricher: Enricher, session: Session, config: UserConfig, result: IngestResult) -> None:
+def _store_session(
+    store: Store, enricher: Enricher, session: Session, config: UserConfig, result: IngestResult
+) -> None:
     if store.is_tombstoned(session.agent, session.native_id):
         return
     if any(m.kind == "prompt" and NO_SAVE_MARKER in m.text.lower() for m in session.messages):

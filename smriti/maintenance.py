@@ -16,8 +16,14 @@ if TYPE_CHECKING:
     from smriti.app import App
 
 
-def forget(store: Store, index: Index, *, session: str | None = None, project_keys: tuple[str, ...] | None = None,
-           agent: str | None = None) -> dict[str, Any]:  # fmt: skip
+def forget(
+    store: Store,
+    index: Index,
+    *,
+    session: str | None = None,
+    project_keys: tuple[str, ...] | None = None,
+    agent: str | None = None,
+) -> dict[str, Any]:
     """Remove sessions (messages, tags, digests, index documents, unreferenced bodies) and leave a
     tombstone, so a later ingest never brings them back."""
     if not (session or project_keys is not None or agent):
@@ -36,8 +42,9 @@ def forget(store: Store, index: Index, *, session: str | None = None, project_ke
     return {"removed": removed, "sessions": len(removed), "blobs_dropped": blobs}
 
 
-def prune(store: Store, index: Index, *, older_than_days: int, kind: str | None = None,
-          now: datetime | None = None) -> dict[str, Any]:  # fmt: skip
+def prune(
+    store: Store, index: Index, *, older_than_days: int, kind: str | None = None, now: datetime | None = None
+) -> dict[str, Any]:
     """Retention: drop sessions (or only their tool output, kind="tool-output") older than N days."""
     if older_than_days < 0:
         raise InvalidInput("--older-than must be 0 or more days")
@@ -78,7 +85,9 @@ class DoctorReport:
         return {"checks": self.checks, "problems": len(self.problems), "repaired": self.repaired, "advice": self.advice}
 
 
-def doctor(store: Store, index: Index | None, *, repair: bool = False, index_problem: str | None = None) -> DoctorReport:
+def doctor(
+    store: Store, index: Index | None, *, repair: bool = False, index_problem: str | None = None
+) -> DoctorReport:
     """Check the store, the index against it, orphans and ingest state; repair what can be.
 
     `index` is None when it is unusable (`index_problem` says why) and not being repaired: a
@@ -113,18 +122,25 @@ def doctor(store: Store, index: Index | None, *, repair: bool = False, index_pro
             report.fix(f"rebuilt the index ({n} messages)")
 
     orphans = store.orphan_blobs()
-    report.add("orphaned message bodies", orphans == 0, f"{orphans} stored text{'' if orphans == 1 else 's'} no message uses")
+    report.add(
+        "orphaned message bodies", orphans == 0, f"{orphans} stored text{'' if orphans == 1 else 's'} no message uses"
+    )
     if orphans and repair:
         report.fix(f"dropped {store.drop_orphan_blobs()} orphaned bodies")
 
     missing = [p for p in store.source_paths() if not Path(p).exists()]
-    report.add("ingest state matches files", not missing,
-               f"{len(missing)} source file(s) no longer on disk (their sessions stay stored)")  # fmt: skip
+    report.add(
+        "ingest state matches files",
+        not missing,
+        f"{len(missing)} source file(s) no longer on disk (their sessions stay stored)",
+    )
     stale_errors = [p for p in store.source_error_paths() if not Path(p).exists()]
     if missing and repair:
         report.fix(f"forgot the read position of {store.drop_sources(missing)} vanished file(s)")
     if stale_errors and repair:
-        report.repaired.append(f"forgot the adapter errors of {store.drop_source_errors(stale_errors)} vanished file(s)")
+        report.repaired.append(
+            f"forgot the adapter errors of {store.drop_source_errors(stale_errors)} vanished file(s)"
+        )
 
     if repair:
         store.vacuum()
@@ -147,8 +163,13 @@ def doctor_all(app: App, *, repair: bool = False, cwd: Path | None = None) -> Do
     except (StoreError, apsw.CorruptError, apsw.NotADBError) as exc:  # damage past the header shows on read
         report = DoctorReport()
         db = paths.db_path(app.data_dir)
-        detail = str(exc) if isinstance(exc, StoreError) else (
-            f"{db} is damaged ({exc}). Move it aside and run `smriti ingest` to rebuild it from the agents' logs.")  # fmt: skip
+        detail = (
+            str(exc)
+            if isinstance(exc, StoreError)
+            else (
+                f"{db} is damaged ({exc}). Move it aside and run `smriti ingest` to rebuild it from the agents' logs."
+            )
+        )
         report.add("store readable", False, detail)
         if repair:
             app.close()
@@ -157,8 +178,10 @@ def doctor_all(app: App, *, repair: bool = False, cwd: Path | None = None) -> Do
             # The index points at the old store's rows: a new store reuses those ids, so it goes too
             # (derived state: the next command rebuilds it from the new store).
             shutil.rmtree(paths.index_dir(app.data_dir), ignore_errors=True)
-            report.fix(f"moved the unreadable store to {moved} and cleared the index; run `smriti ingest` and "
-                       "`smriti sync` to rebuild")  # fmt: skip
+            report.fix(
+                f"moved the unreadable store to {moved} and cleared the index; run `smriti ingest` and "
+                "`smriti sync` to rebuild"
+            )
     check_hook_installations(report, hook_installations(repo_around(cwd)), repair=repair)
     return report
 
@@ -167,17 +190,26 @@ def check_hook_installations(report: DoctorReport, installs: list[dict[str, Any]
     """One check per place smriti's hooks are installed: the settings file still parses and the
     command it runs still exists. Agent settings are never rewritten by --repair."""
     if not installs:
-        report.add("hook installations", True, "no agent has smriti's hooks (`smriti hooks install --agent A` adds them)")
+        report.add(
+            "hook installations", True, "no agent has smriti's hooks (`smriti hooks install --agent A` adds them)"
+        )
         return
     for h in installs:
         name = f"hooks: {h['agent']} ({h['scope']} scope)"
         fix = f"smriti hooks install --agent {h['agent']}" + (" --scope project" if h["scope"] == "project" else "")
         if h["problem"]:
-            ok, detail = False, (f"{h['path']} is {h['problem']}: the agent cannot run smriti's hooks; "
-                                 f"fix the file, then run `{fix}`")  # fmt: skip
+            ok, detail = (
+                False,
+                (f"{h['path']} is {h['problem']}: the agent cannot run smriti's hooks; fix the file, then run `{fix}`"),
+            )
         elif h["command_ok"] is False:
-            ok, detail = False, (f"{h['path']} runs {', '.join(h['commands'])}, which no longer exists or is not "
-                                 f"executable: run `{fix}`")  # fmt: skip
+            ok, detail = (
+                False,
+                (
+                    f"{h['path']} runs {', '.join(h['commands'])}, which no longer exists or is not "
+                    f"executable: run `{fix}`"
+                ),
+            )
         else:
             ok = True
             detail = f"{h['path']}: {len(h['installed'])} event(s) run {', '.join(h['commands']) or 'smriti'}"

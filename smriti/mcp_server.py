@@ -17,8 +17,7 @@ in docs/mcp.md.
 from typing import Annotated, Any
 
 INSTALL_HINT = (
-    "smriti mcp needs the MCP SDK, which is an optional extra: pip install 'smriti[mcp]' "
-    "(or: pip install mcp)"
+    "smriti mcp needs the MCP SDK, which is an optional extra: pip install 'smriti[mcp]' (or: pip install mcp)"
 )
 SHOW_TEXT_MAX = 2000  # characters of one tool output or injected context in `show` unless full
 SHOW_MESSAGES_MAX = 400
@@ -85,8 +84,9 @@ class _Session:
 DEFAULT_PROJECT: dict[str, str | None] = {"project": None}  # `smriti mcp --project`
 
 
-def do_recall(query: str, project: str | None = None, limit: int = 5, budget: int = 1000,
-              all_projects: bool = False) -> dict[str, Any]:  # fmt: skip
+def do_recall(
+    query: str, project: str | None = None, limit: int = 5, budget: int = 1000, all_projects: bool = False
+) -> dict[str, Any]:
     from smriti.errors import InvalidInput
     from smriti.recall import recall
     from smriti.search import asking_project
@@ -97,21 +97,36 @@ def do_recall(query: str, project: str | None = None, limit: int = 5, budget: in
         raise InvalidInput("limit and budget must be at least 1")
     with _Session() as app:
         keys = asking_project(app.store, project or DEFAULT_PROJECT["project"])
-        result = recall(app.store, app.index, query, project=keys, limit=limit, budget=budget,
-                        all_projects=all_projects)  # fmt: skip
+        result = recall(
+            app.store, app.index, query, project=keys, limit=limit, budget=budget, all_projects=all_projects
+        )
         return result.to_json()
 
 
-def do_search(query: str, project: str | None = None, agent: str | None = None, category: str | None = None,
-              since: str | None = None, limit: int = 10) -> dict[str, Any]:  # fmt: skip
+def do_search(
+    query: str,
+    project: str | None = None,
+    agent: str | None = None,
+    category: str | None = None,
+    since: str | None = None,
+    limit: int = 10,
+) -> dict[str, Any]:
     from smriti.ingest import check_agents
     from smriti.search import search
 
     with _Session() as app:
         if agent:
             check_agents(app.registry, [agent])
-        hits = search(app.store, app.index, query, project=project, agents=(agent,) if agent else (),
-                      category=category, since=since, limit=limit)  # fmt: skip
+        hits = search(
+            app.store,
+            app.index,
+            query,
+            project=project,
+            agents=(agent,) if agent else (),
+            category=category,
+            since=since,
+            limit=limit,
+        )
         return {"results": [h.to_json() for h in hits]}
 
 
@@ -121,8 +136,22 @@ def do_show(id: str, full: bool = False) -> dict[str, Any]:  # noqa: A002 (the t
     with _Session() as app:
         item = app.store.knowledge_item(id)
         if item is not None:
-            keys = ("id", "title", "category", "tags", "project", "agent", "session", "author", "created", "shared",
-                    "files", "status", "supersedes", "body")  # fmt: skip
+            keys = (
+                "id",
+                "title",
+                "category",
+                "tags",
+                "project",
+                "agent",
+                "session",
+                "author",
+                "created",
+                "shared",
+                "files",
+                "status",
+                "supersedes",
+                "body",
+            )
             return {"kind": "knowledge", "tier": "team", **{k: item[k] for k in keys}}
         try:
             session = app.store.get_session(id)
@@ -135,13 +164,25 @@ def do_show(id: str, full: bool = False) -> dict[str, Any]:  # noqa: A002 (the t
             text = m.text
             if not full and m.kind in ("tool_result", "injected_context") and len(text) > SHOW_TEXT_MAX:
                 text = text[:SHOW_TEXT_MAX] + f"… [{len(m.text) - SHOW_TEXT_MAX} more characters; full=true shows all]"
-            messages.append({"seq": m.seq, "role": m.role, "kind": m.kind, "tool_name": m.tool_name,
-                             "timestamp": m.timestamp, "text": text})  # fmt: skip
+            messages.append(
+                {
+                    "seq": m.seq,
+                    "role": m.role,
+                    "kind": m.kind,
+                    "tool_name": m.tool_name,
+                    "timestamp": m.timestamp,
+                    "text": text,
+                }
+            )
         return {
-            "kind": "session", "tier": "own", **session.to_json(), "summary": digest.get("summary", []),
-            "entities": digest.get("entities", {}), "messages_list": messages,
+            "kind": "session",
+            "tier": "own",
+            **session.to_json(),
+            "summary": digest.get("summary", []),
+            "entities": digest.get("entities", {}),
+            "messages_list": messages,
             "truncated_messages": max(0, len(rows) - SHOW_MESSAGES_MAX),
-        }  # fmt: skip
+        }
 
 
 def build() -> Any:
@@ -164,7 +205,12 @@ def build() -> Any:
     )
     def recall_tool(
         query: Annotated[str, Field(description="The question or task, in the user's words.")],
-        project: Annotated[str | None, Field(description="The asking project: a name, a git remote (github.com/org/repo) or a path. Default: the server's --project, else the repo around its working directory.")] = None,
+        project: Annotated[
+            str | None,
+            Field(
+                description="The asking project: a name, a git remote (github.com/org/repo) or a path. Default: the server's --project, else the repo around its working directory."
+            ),
+        ] = None,
         limit: Annotated[int, Field(description="How many items at most.", ge=1, le=50)] = 5,
         budget: Annotated[int, Field(description="Most tokens the context block may use.", ge=1, le=20000)] = 1000,
         all_projects: Annotated[bool, Field(description="Also recall team items of other projects.")] = False,
@@ -182,9 +228,16 @@ def build() -> Any:
     def search_tool(
         query: Annotated[str, Field(description="Words to look for.")],
         project: Annotated[str | None, Field(description="Only this project: a name, a remote or a path.")] = None,
-        agent: Annotated[str | None, Field(description="Only this agent (claude-code, codex, cursor, gemini, copilot, ...).")] = None,
-        category: Annotated[str | None, Field(description="Only this category (bug, bug/fix, decision, ...; a parent matches its children).")] = None,
-        since: Annotated[str | None, Field(description="Only messages since a date (2026-11-01) or a span (7d, 12h, 2w).")] = None,
+        agent: Annotated[
+            str | None, Field(description="Only this agent (claude-code, codex, cursor, gemini, copilot, ...).")
+        ] = None,
+        category: Annotated[
+            str | None,
+            Field(description="Only this category (bug, bug/fix, decision, ...; a parent matches its children)."),
+        ] = None,
+        since: Annotated[
+            str | None, Field(description="Only messages since a date (2026-11-01) or a span (7d, 12h, 2w).")
+        ] = None,
         limit: Annotated[int, Field(description="How many sessions.", ge=1, le=100)] = 10,
     ) -> dict[str, Any]:
         return search_(query, project, agent, category, since, limit)
@@ -198,7 +251,9 @@ def build() -> Any:
         ),
     )
     def show_tool(
-        id: Annotated[str, Field(description="A session id, knowledge item id, unique prefix, or the agent's native session id.")],  # noqa: A002
+        id: Annotated[
+            str, Field(description="A session id, knowledge item id, unique prefix, or the agent's native session id.")
+        ],  # noqa: A002
         full: Annotated[bool, Field(description="Show long tool outputs in full.")] = False,
     ) -> dict[str, Any]:
         return show_(id, full)

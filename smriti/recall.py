@@ -27,7 +27,7 @@ Ranking (no network, no LLM at query time; measured by benchmarks/recall/):
 - Deduplicated (one entry per conversation: the team's reviewed item of one's own session
   replaces the session) and skipped: superseded and withdrawn items, the asking session itself,
   and a session a newer one supersedes when that one is recalled too (the relation is a
-  heuristic of smriti.enrich, so a superseded session whose successor does not match the query
+  heuristic of smriti.digest.apply, so a superseded session whose successor does not match the query
   is kept, at SUPERSEDED_FACTOR of its score).
 
 The score floor (nothing below it is returned, so nothing is injected):
@@ -88,7 +88,7 @@ MIN_COVERAGE_SINGLE = 0.6  # a candidate that matches only one concept of severa
 MIN_COVERAGE_SPREAD = 0.25  # ... or this much, when the candidate matches MIN_MATCHED concepts
 MIN_MATCHED = 3
 MATCHED_MIN_IDF = 3.5  # a concept counts toward MIN_MATCHED if at most ~3% of documents hold it
-# smriti.knowledge.STATUSES but "active" (a test holds them equal): not imported, its regexes cost
+# smriti.team.knowledge.STATUSES but "active" (a test holds them equal): not imported, its regexes cost
 # the first prompt ~10 ms
 INACTIVE_STATUSES = ("superseded", "withdrawn")
 
@@ -521,8 +521,9 @@ def _collect(hits: list[tuple[float, int, int, int]]) -> Docs:
     return out
 
 
-def _pool(concepts: list[Concept], channels: list, hits: list[Docs], local: set[Key], partial: set[int],
-          extra: Docs) -> list[Key]:
+def _pool(
+    concepts: list[Concept], channels: list, hits: list[Docs], local: set[Key], partial: set[int], extra: Docs
+) -> list[Key]:
     """The POOL best candidates of a cheap first ranking: those that may clear the floor first,
     then by coverage × the sum of each concept's best match (the asking project's, `local`,
     boosted as the final ranking will), where the concepts whose search was cut off at the cap
@@ -606,8 +607,9 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[tu
         top = heapq.nlargest(1 + len(EXTRA_DOC_WEIGHTS), doc_scores[key].items(), key=lambda kv: kv[1])
         score = SUM_WEIGHT * total + BEST_DOC_WEIGHT * top[0][1]
         score += sum(w * s for w, (_, s) in zip(EXTRA_DOC_WEIGHTS, top[1:]))
-        out[key] = Candidate(key[0], key[1], score, coverage[key] / total_idf, top[0][0], matched.get(key, 0),
-                             matched_any[key])  # fmt: skip
+        out[key] = Candidate(
+            key[0], key[1], score, coverage[key] / total_idf, top[0][0], matched.get(key, 0), matched_any[key]
+        )
     return out
 
 
@@ -753,10 +755,20 @@ def _item(store: Store, c: Candidate, score: float, sessions: dict, items: dict)
     if c.kind == "knowledge":
         k = items[c.rowid]
         return RecallItem(
-            kind="knowledge", id=k["id"], session_id=None, native_id=k["session"], agent=k["agent"],
-            project=k["project"], category=k["category"], tier="team", author=k["author"], score=round(score, 4),
-            title=k["title"], date=(k["created"] or "")[:10] or None, excerpt=_summary_of_body(k["body"]),
-        )  # fmt: skip
+            kind="knowledge",
+            id=k["id"],
+            session_id=None,
+            native_id=k["session"],
+            agent=k["agent"],
+            project=k["project"],
+            category=k["category"],
+            tier="team",
+            author=k["author"],
+            score=round(score, 4),
+            title=k["title"],
+            date=(k["created"] or "")[:10] or None,
+            excerpt=_summary_of_body(k["body"]),
+        )
     s = sessions[c.rowid]
     digest = store.get_digest(c.rowid) or {}
     excerpt = "\n".join(f"- {line}" for line in digest.get("summary", []))
@@ -764,10 +776,20 @@ def _item(store: Store, c: Candidate, score: float, sessions: dict, items: dict)
         mid = c.best_doc[1]
         excerpt = store.message_texts([mid]).get(mid, "")[:600]
     return RecallItem(
-        kind="session", id=s.session_id, session_id=s.session_id, native_id=s.native_id, agent=s.agent,
-        project=s.project_name, category=s.category or "uncategorized", tier="own", author=None, score=round(score, 4),
-        title=s.title or "(untitled session)", date=(s.started_at or "")[:10] or None, excerpt=excerpt,
-    )  # fmt: skip
+        kind="session",
+        id=s.session_id,
+        session_id=s.session_id,
+        native_id=s.native_id,
+        agent=s.agent,
+        project=s.project_name,
+        category=s.category or "uncategorized",
+        tier="own",
+        author=None,
+        score=round(score, 4),
+        title=s.title or "(untitled session)",
+        date=(s.started_at or "")[:10] or None,
+        excerpt=excerpt,
+    )
 
 
 def _dedupe(items: list[RecallItem]) -> list[RecallItem]:
@@ -856,7 +878,9 @@ def _first_lines(lines: list[str], n: int, width: int = 240) -> str:
     return "\n".join(f"- {line}" for line in out)
 
 
-def session_start(store: Store, project: tuple[str, ...], *, budget: int = SESSION_START_BUDGET, now: datetime | None = None) -> str:
+def session_start(
+    store: Store, project: tuple[str, ...], *, budget: int = SESSION_START_BUDGET, now: datetime | None = None
+) -> str:
     """Context for a new session in `project`, in tiers, within the budget (a tier that does not
     fit is cut, the ones after it dropped):
 
@@ -872,11 +896,28 @@ def session_start(store: Store, project: tuple[str, ...], *, budget: int = SESSI
     items: list[RecallItem] = []
     conventions = store.project_knowledge(project, categories=START_CONVENTIONS, limit=START_CONVENTIONS_MAX)
     for k in conventions:
-        items.append(RecallItem("knowledge", k["id"], None, k["session"], k["agent"], k["project"], k["category"],
-                                "team", k["author"], 0.0, k["title"], (k["created"] or "")[:10] or None,
-                                _first_lines(_summary_of_body(k["body"]).splitlines(), 1).removeprefix("- ")))  # fmt: skip
-    sessions = [s for s in store.list_sessions(projects=list(project), limit=START_ACTIVE_MAX + START_RECENT_MAX + 10)
-                if not s.parent_native_id]  # fmt: skip
+        items.append(
+            RecallItem(
+                "knowledge",
+                k["id"],
+                None,
+                k["session"],
+                k["agent"],
+                k["project"],
+                k["category"],
+                "team",
+                k["author"],
+                0.0,
+                k["title"],
+                (k["created"] or "")[:10] or None,
+                _first_lines(_summary_of_body(k["body"]).splitlines(), 1).removeprefix("- "),
+            )
+        )
+    sessions = [
+        s
+        for s in store.list_sessions(projects=list(project), limit=START_ACTIVE_MAX + START_RECENT_MAX + 10)
+        if not s.parent_native_id
+    ]
     listed = {s.rowid for s in sessions}
     superseders = store.superseders_of(listed)
     sessions = [s for s in sessions if not superseders.get(s.rowid, set()) & listed]
@@ -886,9 +927,21 @@ def session_start(store: Store, project: tuple[str, ...], *, budget: int = SESSI
         return age is not None and age <= ACTIVE_DAYS
 
     def session_item(s: Any, excerpt: str) -> RecallItem:
-        return RecallItem("session", s.session_id, s.session_id, s.native_id, s.agent, s.project_name,
-                          s.category or "uncategorized", "own", None, 0.0, s.title or "(untitled session)",
-                          (s.started_at or "")[:10] or None, excerpt)  # fmt: skip
+        return RecallItem(
+            "session",
+            s.session_id,
+            s.session_id,
+            s.native_id,
+            s.agent,
+            s.project_name,
+            s.category or "uncategorized",
+            "own",
+            None,
+            0.0,
+            s.title or "(untitled session)",
+            (s.started_at or "")[:10] or None,
+            excerpt,
+        )
 
     recent_own = [s for s in sessions if active(s.ended_at or s.started_at)][:START_ACTIVE_MAX]
     for s in recent_own:
@@ -896,8 +949,23 @@ def session_start(store: Store, project: tuple[str, ...], *, budget: int = SESSI
     shown = {k["id"] for k in conventions}
     for k in store.project_knowledge(project, categories=START_WORK, limit=START_ACTIVE_MAX):
         if k["id"] not in shown and active(k["shared"] or k["created"]):
-            items.append(RecallItem("knowledge", k["id"], None, k["session"], k["agent"], k["project"], k["category"],
-                                    "team", k["author"], 0.0, k["title"], (k["created"] or "")[:10] or None, ""))  # fmt: skip
+            items.append(
+                RecallItem(
+                    "knowledge",
+                    k["id"],
+                    None,
+                    k["session"],
+                    k["agent"],
+                    k["project"],
+                    k["category"],
+                    "team",
+                    k["author"],
+                    0.0,
+                    k["title"],
+                    (k["created"] or "")[:10] or None,
+                    "",
+                )
+            )
     for s in [s for s in sessions if s not in recent_own][:START_RECENT_MAX]:
         items.append(session_item(s, ""))
     return format_context(_dedupe(items), budget)

@@ -46,7 +46,9 @@ def parse_since(value: str | None, now: datetime | None = None) -> int | None:
     try:
         dt = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
-        raise InvalidInput(f"cannot read --since {value!r}: use a date (2026-11-01), an ISO time, or 7d / 12h / 2w") from None
+        raise InvalidInput(
+            f"cannot read --since {value!r}: use a date (2026-11-01), an ISO time, or 7d / 12h / 2w"
+        ) from None
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=UTC)
     return int(dt.timestamp())

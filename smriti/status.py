@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from smriti import hooklog, paths
+from smriti import paths
 from smriti.app import App
 from smriti.errors import SmritiError
+from smriti.hooks import log as hooklog
 
 
 def _size(path) -> int:
@@ -52,14 +53,19 @@ def status(app: App, cwd: Path | None = None) -> dict[str, Any]:
         "hooks": hooklog.health(str(app.data_dir)),  # failures in the last day, the last one, recent runs
         # ---- added with the rich report (issue #8); every key above keeps its meaning ----
         "paths": {
-            "store": str(db), "index": str(paths.index_dir(app.data_dir)),
-            "config": str(paths.config_path(app.data_dir)), "logs": hooklog.logs_dir(str(app.data_dir)),
-        },  # fmt: skip
+            "store": str(db),
+            "index": str(paths.index_dir(app.data_dir)),
+            "config": str(paths.config_path(app.data_dir)),
+            "logs": hooklog.logs_dir(str(app.data_dir)),
+        },
         "data_dir_bytes": _tree_bytes(app.data_dir),
         "index": {
-            "documents": index_docs, "expected": expected, "pending": stats["pending_index"],
-            "fresh": problem is None and stats["pending_index"] == 0 and index_docs >= expected, "problem": problem,
-        },  # fmt: skip
+            "documents": index_docs,
+            "expected": expected,
+            "pending": stats["pending_index"],
+            "fresh": problem is None and stats["pending_index"] == 0 and index_docs >= expected,
+            "problem": problem,
+        },
         "by_agent": _by_agent(stats["agents"], store.ingest_by_agent(), errors),
         "by_project": store.project_counts(),
         "by_category": (cats := store.category_counts()),
@@ -80,7 +86,8 @@ def status(app: App, cwd: Path | None = None) -> dict[str, Any]:
 def locations(data_dir: Path, cwd: Path | None = None) -> dict[str, str | None]:
     """Every file and folder smriti reads or writes on this machine (and the current repo's
     `.smriti/`, when there is one). None: not applicable here."""
-    from smriti import hookio, hookserver
+    from smriti.hooks import protocol
+    from smriti.hooks import server as hookserver
 
     repo = repo_around(cwd)
     logs = hooklog.logs_dir(str(data_dir))
@@ -91,14 +98,15 @@ def locations(data_dir: Path, cwd: Path | None = None) -> dict[str, str | None]:
         "config": str(paths.config_path(data_dir)),
         "hook_failures_log": os.path.join(logs, hooklog.FAILURE_LOG),
         "injection_log": os.path.join(logs, hooklog.INJECTION_LOG),
-        "hook_state": hookio.hooks_dir(str(data_dir)),
+        "hook_state": protocol.hooks_dir(str(data_dir)),
         "recall_server_socket": hookserver.socket_path(str(data_dir)),
         "repo_knowledge": str(repo / ".smriti") if repo and (repo / ".smriti").is_dir() else None,
     }
 
 
-def _by_agent(sessions: dict[str, dict[str, Any]], ingest: dict[str, dict[str, Any]],
-              errors: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:  # fmt: skip
+def _by_agent(
+    sessions: dict[str, dict[str, Any]], ingest: dict[str, dict[str, Any]], errors: list[dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for agent in sorted({*sessions, *ingest, *(e["agent"] for e in errors)}):
         mine = [e for e in errors if e["agent"] == agent]  # newest first
@@ -177,7 +185,7 @@ def index_problem(data_dir: Path) -> str | None:
 def repo_around(cwd: Path | None = None) -> Path | None:
     """The git work tree around the current directory, or None (no git call outside a repo)."""
     from smriti import project as projects
-    from smriti.gitrepo import repo_root
+    from smriti.team.git import repo_root
 
     here = Path(cwd or Path.cwd())
     found = projects.resolve(str(here))
@@ -216,8 +224,8 @@ def hook_installations(repo: Path | None) -> list[dict[str, Any]]:
 
     A settings file that no longer parses counts when its text still names `smriti hook`.
     """
-    from smriti.hooks_install import SPECS, is_ours
-    from smriti.hooks_install import status as hook_status
+    from smriti.hooks.install import SPECS, is_ours
+    from smriti.hooks.install import status as hook_status
 
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -233,8 +241,22 @@ def hook_installations(repo: Path | None) -> list[dict[str, Any]]:
             if not st["installed"] and not broken:
                 continue
             seen.add(st["path"])
-            out.append({k: st[k] for k in ("agent", "scope", "path", "installed", "missing", "complete", "commands",
-                                           "command_ok", "problem")})  # fmt: skip
+            out.append(
+                {
+                    k: st[k]
+                    for k in (
+                        "agent",
+                        "scope",
+                        "path",
+                        "installed",
+                        "missing",
+                        "complete",
+                        "commands",
+                        "command_ok",
+                        "problem",
+                    )
+                }
+            )
     return out
 
 
@@ -249,16 +271,17 @@ def pending_shares(store: Any, repo: Path | None) -> dict[str, Any] | None:
     """Knowledge files in the current repo's `.smriti/knowledge/` that are not committed yet:
     new (untracked or only staged) or modified, i.e. written by `smriti share` (or edited) and
     waiting for a commit and review. None outside a git repo with a `.smriti/` folder."""
-    from smriti.gitrepo import KNOWLEDGE_DIR
-    from smriti.sync import repo_key
+    from smriti.team.git import KNOWLEDGE_DIR
+    from smriti.team.sync import repo_key
 
     if repo is None or not (repo / ".smriti").is_dir():
         return None
     try:
         proc = subprocess.run(
             ["git", "-C", str(repo), "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", KNOWLEDGE_DIR],
-            capture_output=True, timeout=30,
-        )  # fmt: skip
+            capture_output=True,
+            timeout=30,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if proc.returncode != 0:
@@ -384,12 +407,20 @@ def _table(title: str, *columns: str) -> Any:
 
     # Piped: an ASCII rule under the header, so the text is plain in any viewer.
     rule = box.SIMPLE_HEAD if sys.stdout.isatty() else box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n")
-    table = Table(title=title, title_justify="left", title_style="bold", box=rule, show_edge=False, pad_edge=False,
-                  show_header=columns != ("what", "value"))  # fmt: skip
+    table = Table(
+        title=title,
+        title_justify="left",
+        title_style="bold",
+        box=rule,
+        show_edge=False,
+        pad_edge=False,
+        show_header=columns != ("what", "value"),
+    )
     for i, col in enumerate(columns):
         numeric = col.startswith("#")
-        table.add_column(col.lstrip("#"), justify="right" if numeric else "left", overflow="fold",
-                         no_wrap=numeric and i > 0)  # fmt: skip
+        table.add_column(
+            col.lstrip("#"), justify="right" if numeric else "left", overflow="fold", no_wrap=numeric and i > 0
+        )
     return table
 
 
@@ -404,8 +435,11 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
     idx = data["index"]
     overview = _table("Overview", "what", "value")
     overview.add_row("data dir", f"{e(data['data_dir'])} ({human_bytes(data['data_dir_bytes'])})")
-    overview.add_row("store", f"{data['sessions']} sessions, {data['messages']} messages, {data['projects']} projects "
-                              f"({human_bytes(data['store_bytes'])})")  # fmt: skip
+    overview.add_row(
+        "store",
+        f"{data['sessions']} sessions, {data['messages']} messages, {data['projects']} projects "
+        f"({human_bytes(data['store_bytes'])})",
+    )
     overview.add_row("knowledge", f"{data['knowledge']} items")
     overview.add_row("sources", f"{data['sources']} files read, last ingest {ago(data['last_ingest'])}")
     overview.add_row("index", "fresh" if idx["fresh"] else "[red]needs attention[/] (see Index below)")
@@ -415,7 +449,11 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
 
     agents = _table("Agents", "agent", "#sessions", "#messages", "#sources", "last ingest", "errors")
     for name, a in data["by_agent"].items():
-        errs = f"[red]{a['sources_with_errors']} source(s), {a['errors']} problem(s)[/]" if a["sources_with_errors"] else "-"
+        errs = (
+            f"[red]{a['sources_with_errors']} source(s), {a['errors']} problem(s)[/]"
+            if a["sources_with_errors"]
+            else "-"
+        )
         agents.add_row(e(name), str(a["sessions"]), str(a["messages"]), str(a["sources"]), ago(a["last_ingest"]), errs)
     if not data["by_agent"]:
         agents.add_row("(none yet)", "0", "0", "0", "never", "-")
@@ -431,10 +469,17 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
 
     projects = data["by_project"]
     more = len(projects) - TOP_PROJECTS
-    ptable = _table("Projects" + (f" (top {TOP_PROJECTS} of {len(projects)})" if more > 0 else ""),
-                    "project", "#sessions", "#messages", "last activity")  # fmt: skip
+    ptable = _table(
+        "Projects" + (f" (top {TOP_PROJECTS} of {len(projects)})" if more > 0 else ""),
+        "project",
+        "#sessions",
+        "#messages",
+        "last activity",
+    )
     for p in projects[:TOP_PROJECTS]:
-        ptable.add_row(e(p["project"] or "(no project)"), str(p["sessions"]), str(p["messages"]), ago(p["last_activity"]))
+        ptable.add_row(
+            e(p["project"] or "(no project)"), str(p["sessions"]), str(p["messages"]), ago(p["last_activity"])
+        )
     out.append(Group(ptable, f"and {more} more project(s) (`smriti status --json` lists all)") if more > 0 else ptable)
 
     cats = _table("Categories", "category (primary)", "#sessions")
@@ -446,8 +491,12 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
     out.append(cats)
 
     know = _table("Knowledge and sharing", "what", "value")
-    know.add_row("items", f"{data['knowledge']} ("
-                 + (", ".join(f"{n} {e(s)}" for s, n in data["knowledge_by_status"].items()) or "none") + ")")  # fmt: skip
+    know.add_row(
+        "items",
+        f"{data['knowledge']} ("
+        + (", ".join(f"{n} {e(s)}" for s, n in data["knowledge_by_status"].items()) or "none")
+        + ")",
+    )
     if data["knowledge_by_category"]:
         know.add_row("by category", ", ".join(f"{e(c)} {n}" for c, n in data["knowledge_by_category"].items()))
     if data["knowledge_by_origin"]:
@@ -464,9 +513,12 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
     if ps is None:
         know.add_row("pending shares", "- (not in a git repo with a .smriti/ folder)")
     else:
-        know.add_row("pending shares", f"{ps['count']} knowledge file(s) not committed in {e(ps['repo'])} "
-                     f"({ps['new']} new, {ps['modified']} modified; {ps['by_share']} written by share)"
-                     + (f"; {ps['deleted']} deleted" if ps["deleted"] else ""))  # fmt: skip
+        know.add_row(
+            "pending shares",
+            f"{ps['count']} knowledge file(s) not committed in {e(ps['repo'])} "
+            f"({ps['new']} new, {ps['modified']} modified; {ps['by_share']} written by share)"
+            + (f"; {ps['deleted']} deleted" if ps["deleted"] else ""),
+        )
     out.append(know)
 
     hooks = data["hooks"]
@@ -480,20 +532,36 @@ def status_tables(data: dict[str, Any]) -> list[Any]:
         htable.add_row(f"{e(h['agent'])} ({h['scope']})", f"{state}: {e(h['path'])}")
     if not data["hook_installs"]:
         htable.add_row("installed", "none (`smriti hooks install --agent A`)")
-    htable.add_row("last 24 h", f"{hooks['runs_24h']} recall(s), "
-                   + (f"[red]{hooks['failures_24h']} failure(s)[/]" if hooks["failures_24h"] else "0 failures"))  # fmt: skip
+    htable.add_row(
+        "last 24 h",
+        f"{hooks['runs_24h']} recall(s), "
+        + (f"[red]{hooks['failures_24h']} failure(s)[/]" if hooks["failures_24h"] else "0 failures"),
+    )
     last = hooks.get("last_failure")
     if last:
-        htable.add_row("last failure", e(f"{ago(last.get('time'))} {last.get('agent')} {last.get('event')}: "
-                                         f"{last.get('error')} (log: {hooks['log']})"))  # fmt: skip
+        htable.add_row(
+            "last failure",
+            e(
+                f"{ago(last.get('time'))} {last.get('agent')} {last.get('event')}: "
+                f"{last.get('error')} (log: {hooks['log']})"
+            ),
+        )
     inj = data["last_injection"]
-    htable.add_row("last injection", "never" if not inj else
-                   e(f"{ago(inj['time'])} {inj['agent']} {inj['event']}, {inj['chars'] or 0} chars, "
-                     f"{len(inj['items'] or [])} item(s)"))  # fmt: skip
+    htable.add_row(
+        "last injection",
+        "never"
+        if not inj
+        else e(
+            f"{ago(inj['time'])} {inj['agent']} {inj['event']}, {inj['chars'] or 0} chars, "
+            f"{len(inj['items'] or [])} item(s)"
+        ),
+    )
     out.append(htable)
 
     itable = _table("Index", "what", "value")
-    itable.add_row("documents", f"{idx['documents']} for {idx['expected']} indexable items ({human_bytes(data['index_bytes'])})")
+    itable.add_row(
+        "documents", f"{idx['documents']} for {idx['expected']} indexable items ({human_bytes(data['index_bytes'])})"
+    )
     itable.add_row("pending", str(idx["pending"]))
     if idx["problem"]:
         state = f"[red]{e(idx['problem'])}[/]: `smriti doctor --repair` (or `smriti index rebuild`)"
@@ -533,8 +601,11 @@ def print_doctor(report: dict[str, Any], repair: bool) -> None:
     console = _console()
     table = _table("smriti doctor", "check", "result", "detail")
     for c in report["checks"]:
-        table.add_row(escape(c["check"]), ("[green]repaired[/]" if c.get("repaired") else "[green]ok[/]") if c["ok"] else "[red]problem[/]",
-                      escape(c["detail"]))  # fmt: skip
+        table.add_row(
+            escape(c["check"]),
+            ("[green]repaired[/]" if c.get("repaired") else "[green]ok[/]") if c["ok"] else "[red]problem[/]",
+            escape(c["detail"]),
+        )
     out: list[Any] = [table]
     if report["repaired"]:
         out += ["", "[bold]Repaired[/]", *(f"  - {escape(r)}" for r in report["repaired"])]

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED_FIXTURES
 from smriti.models import Message, ParseResult, Problem, Session
 
 SHARED = SHARED_FIXTURES  # the fixtures shared between the agents' tools, when present
@@ -132,9 +132,7 @@ def parse_in_two(adapter: Any, lines: list[bytes], path: Path, cut: int) -> tupl
     return first, adapter.parse(path, first.resume)
 
 
-def assert_resume_at_cut(
-    adapter: Any, source: Path, path: Path, cut: int
-) -> tuple[ParseResult, ParseResult, Session]:
+def assert_resume_at_cut(adapter: Any, source: Path, path: Path, cut: int) -> tuple[ParseResult, ParseResult, Session]:
     """`source` read in two at line `cut`: no message comes twice and the two reads make the whole
     file's messages. Returns (first read, second read, the whole file's session)."""
     first, second = parse_in_two(adapter, physical_lines(source), path, cut)

@@ -17,10 +17,22 @@ EXAMPLES = REPO / "examples"
 
 # Every variable an adapter reads to find an agent's logs: a test machine's own must not leak in.
 AGENT_ENV_VARS = (
-    "SMRITI_DISABLE", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "XDG_CONFIG_HOME",
-    "XDG_DATA_HOME", "APPDATA", "USERPROFILE", "AMP_DATA_DIR", "CLINE_DIR", "CLINE_DATA_DIR",
-    "CONTINUE_GLOBAL_DIR", "AIDER_CHAT_HISTORY_FILE", "PI_CODING_AGENT_DIR",
-)  # fmt: skip
+    "SMRITI_DISABLE",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "GEMINI_CLI_HOME",
+    "COPILOT_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "APPDATA",
+    "USERPROFILE",
+    "AMP_DATA_DIR",
+    "CLINE_DIR",
+    "CLINE_DATA_DIR",
+    "CONTINUE_GLOBAL_DIR",
+    "AIDER_CHAT_HISTORY_FILE",
+    "PI_CODING_AGENT_DIR",
+)
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.aider import AiderAdapter
 from smriti.models import Message, Problem
-from conftest import SHARED_FIXTURES
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = SHARED_FIXTURES
@@ -359,11 +359,24 @@ def test_undecodable_bytes_are_dropped(tmp_path: Path) -> None:
 
 
 lines = st.lists(
-    st.sampled_from(["# aider chat started at 2024-01-01 00:00:00", "#### hi  ", "####", "> out  ", ">", "",
-                     "text", ">>>>>>> REPLACE", "#### Add? (Y)es/(N)o [Yes]: y", "#### <blank>", "\r"])
+    st.sampled_from(
+        [
+            "# aider chat started at 2024-01-01 00:00:00",
+            "#### hi  ",
+            "####",
+            "> out  ",
+            ">",
+            "",
+            "text",
+            ">>>>>>> REPLACE",
+            "#### Add? (Y)es/(N)o [Yes]: y",
+            "#### <blank>",
+            "\r",
+        ]
+    )
     | st.text(max_size=30),
     max_size=30,
-)  # fmt: skip
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,12 +9,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.amp import AmpAdapter
 from smriti.models import Problem
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES
 SHARED_AMP = SHARED / "amp"
@@ -108,8 +108,12 @@ def test_own_thread() -> None:
     ]
     [s] = result.sessions
     assert dict(Counter(m.kind for m in s.messages)) == {
-        "injected_context": 1, "prompt": 3, "response": 4, "tool_call": 3, "tool_result": 3,
-    }  # fmt: skip
+        "injected_context": 1,
+        "prompt": 3,
+        "response": 4,
+        "tool_call": 3,
+        "tool_result": 3,
+    }
     assert s.git_branch == "fix/ci-tz" and s.cwd == "/home/dev/app"
     assert s.started_at == "2025-10-24T10:40:00.000Z" and s.ended_at == "2025-10-24T10:41:40.250Z"
     by_kind = {k: [m for m in s.messages if m.kind == k] for k in ("injected_context", "prompt", "tool_result")}
@@ -209,14 +213,24 @@ json_values = st.recursive(
 )
 block = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "tool_use", "tool_result", "thinking", "image", "x"])},
-    optional={"text": json_values, "id": json_values, "name": json_values, "input": json_values,
-              "toolUseID": json_values, "run": json_values},
-)  # fmt: skip
+    optional={
+        "text": json_values,
+        "id": json_values,
+        "name": json_values,
+        "input": json_values,
+        "toolUseID": json_values,
+        "run": json_values,
+    },
+)
 message = st.fixed_dictionaries(
     {"role": st.sampled_from(["user", "assistant", "info"]) | json_values},
-    optional={"messageId": json_values, "content": st.lists(block | json_values, max_size=4) | json_values,
-              "meta": json_values, "usage": json_values},
-)  # fmt: skip
+    optional={
+        "messageId": json_values,
+        "content": st.lists(block | json_values, max_size=4) | json_values,
+        "meta": json_values,
+        "usage": json_values,
+    },
+)
 thread = st.fixed_dictionaries(
     {"messages": st.lists(message | json_values, max_size=5)},
     optional={"id": json_values, "created": json_values, "title": json_values, "env": json_values},

@@ -959,11 +959,28 @@ def test_unread_keys_are_dropped_as_lines_are_parsed(tmp_path: Path) -> None:
     from smriti.adapters._jsonl import read_jsonl
     from smriti.adapters.claude_code import UNREAD_KEYS
 
-    lines = [{"type": "user", "uuid": "u1", "sessionId": "s1", "message": {"role": "user", "content": "run the tests"},
-              "timestamp": "2026-11-01T10:00:00Z", "cwd": "/w"},
-             {"type": "user", "uuid": "u2", "sessionId": "s1", "timestamp": "2026-11-01T10:00:02Z", "cwd": "/w",
-              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "3 passed"}]},
-              "toolUseResult": {"stdout": "3 passed" * 1000, "stderr": ""}}]  # fmt: skip
+    lines = [
+        {
+            "type": "user",
+            "uuid": "u1",
+            "sessionId": "s1",
+            "message": {"role": "user", "content": "run the tests"},
+            "timestamp": "2026-11-01T10:00:00Z",
+            "cwd": "/w",
+        },
+        {
+            "type": "user",
+            "uuid": "u2",
+            "sessionId": "s1",
+            "timestamp": "2026-11-01T10:00:02Z",
+            "cwd": "/w",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "3 passed"}],
+            },
+            "toolUseResult": {"stdout": "3 passed" * 1000, "stderr": ""},
+        },
+    ]
     path = tmp_path / "s1.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     slim = read_jsonl(path, drop_keys=UNREAD_KEYS)
@@ -971,4 +988,7 @@ def test_unread_keys_are_dropped_as_lines_are_parsed(tmp_path: Path) -> None:
     assert [rec["uuid"] for _, rec in slim.records] == ["u1", "u2"]
     assert "toolUseResult" in read_jsonl(path).records[1][1]  # other readers still see it
     parsed = ClaudeCodeAdapter().parse(path)
-    assert [(m.kind, m.text) for m in parsed.sessions[0].messages] == [("prompt", "run the tests"), ("tool_result", "3 passed")]
+    assert [(m.kind, m.text) for m in parsed.sessions[0].messages] == [
+        ("prompt", "run the tests"),
+        ("tool_result", "3 passed"),
+    ]

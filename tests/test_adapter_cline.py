@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.cline import ClineAdapter, RooAdapter
 from smriti.models import Problem
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -46,49 +46,83 @@ ROO_B = "7c9d1e2f-3a4b-4c5d-8e6f-a7b8c9d0e1f2"
 #   (error-text); attempt_completion tool-call → response.
 EXPECTED = {
     ("cline", "saoudrizwan.claude-dev/tasks/1733312345678/api_conversation_history.json"): {
-        "native_id": "1733312345678", "cwd": "/home/dev/webapp",
+        "native_id": "1733312345678",
+        "cwd": "/home/dev/webapp",
         "title": "The login form accepts empty passwords. Fix validation in src/auth/login.ts and add a test.",
         "kinds": {"prompt": 3, "injected_context": 7, "response": 4, "tool_call": 5, "tool_result": 5},
-        "started_at": "2024-12-04T11:39:05.678Z", "ended_at": "2024-12-04T11:40:20.688Z",
-        "models": ("claude-sonnet-4-20250514",), "parent": None, "warnings": [],
+        "started_at": "2024-12-04T11:39:05.678Z",
+        "ended_at": "2024-12-04T11:40:20.688Z",
+        "models": ("claude-sonnet-4-20250514",),
+        "parent": None,
+        "warnings": [],
     },
     ("cline", "saoudrizwan.claude-dev/tasks/1719000000000/api_conversation_history.json"): {
-        "native_id": "1719000000000", "cwd": "/home/dev/tool", "title": None,
+        "native_id": "1719000000000",
+        "cwd": "/home/dev/tool",
+        "title": None,
         "kinds": {"prompt": 3, "injected_context": 6, "response": 3, "tool_call": 3, "tool_result": 3},
-        "started_at": "2024-06-21T20:00:00.000Z", "ended_at": "2024-06-21T22:01:00.000Z",
-        "models": (), "parent": None, "warnings": [],
+        "started_at": "2024-06-21T20:00:00.000Z",
+        "ended_at": "2024-06-21T22:01:00.000Z",
+        "models": (),
+        "parent": None,
+        "warnings": [],
     },
     ("cline", "saoudrizwan.claude-dev/tasks/1720000000000/ui_messages.json"): {
-        "native_id": "1720000000000", "cwd": None, "title": None,
+        "native_id": "1720000000000",
+        "cwd": None,
+        "title": None,
         "kinds": {"prompt": 2, "response": 2, "tool_call": 2, "tool_result": 1},
-        "started_at": "2024-07-03T09:46:40.000Z", "ended_at": "2024-07-03T09:47:00.200Z",
-        "models": (), "parent": None, "warnings": ["skipped 1 ui message of unknown type 'voice_transcript'"],
+        "started_at": "2024-07-03T09:46:40.000Z",
+        "ended_at": "2024-07-03T09:47:00.200Z",
+        "models": (),
+        "parent": None,
+        "warnings": ["skipped 1 ui message of unknown type 'voice_transcript'"],
     },
     ("cline", "dot-cline-data/sessions/1760000000000_k3x9p/1760000000000_k3x9p.messages.json"): {
-        "native_id": "1760000000000_k3x9p", "cwd": "/home/dev/netlib", "title": "Raise the retry budget to 5",
+        "native_id": "1760000000000_k3x9p",
+        "cwd": "/home/dev/netlib",
+        "title": "Raise the retry budget to 5",
         "kinds": {"prompt": 1, "response": 2, "tool_call": 2, "tool_result": 2},
-        "started_at": "2025-10-09T08:53:20.000Z", "ended_at": "2025-10-09T08:55:02.512Z",
-        "models": ("claude-sonnet-4-5",), "parent": None, "warnings": [],
+        "started_at": "2025-10-09T08:53:20.000Z",
+        "ended_at": "2025-10-09T08:55:02.512Z",
+        "models": ("claude-sonnet-4-5",),
+        "parent": None,
+        "warnings": [],
     },
     ("cline", "dot-cline-data/sessions/1760000000000_k3x9p/researcher.messages.json"): {
-        "native_id": "1760000000000_k3x9p__researcher", "cwd": "/home/dev/netlib", "title": None,
+        "native_id": "1760000000000_k3x9p__researcher",
+        "cwd": "/home/dev/netlib",
+        "title": None,
         "kinds": {"prompt": 1, "response": 1},
-        "started_at": "2025-10-09T08:53:50.000Z", "ended_at": "2025-10-09T08:54:01.000Z",
-        "models": (), "parent": "1760000000000_k3x9p", "warnings": [],
+        "started_at": "2025-10-09T08:53:50.000Z",
+        "ended_at": "2025-10-09T08:54:01.000Z",
+        "models": (),
+        "parent": "1760000000000_k3x9p",
+        "warnings": [],
     },
     ("roo", f"rooveterinaryinc.roo-cline/tasks/{ROO_A}/api_conversation_history.json"): {
-        "native_id": ROO_A, "cwd": "/home/dev/svc", "title": "Migrate the settings loader from JSON to TOML",
+        "native_id": ROO_A,
+        "cwd": "/home/dev/svc",
+        "title": "Migrate the settings loader from JSON to TOML",
         "kinds": {"prompt": 2, "injected_context": 4, "response": 3, "tool_call": 2, "tool_result": 2, "summary": 1},
-        "started_at": "2025-05-26T11:46:40.100Z", "ended_at": "2025-05-26T11:47:41.001Z",
-        "models": (), "parent": None, "warnings": [],
+        "started_at": "2025-05-26T11:46:40.100Z",
+        "ended_at": "2025-05-26T11:47:41.001Z",
+        "models": (),
+        "parent": None,
+        "warnings": [],
     },
     ("roo", f"rooveterinaryinc.roo-cline/tasks/{ROO_B}/api_conversation_history.json"): {
-        "native_id": ROO_B, "cwd": "/home/dev/svc", "title": "Write unit tests for the TOML loader",
+        "native_id": ROO_B,
+        "cwd": "/home/dev/svc",
+        "title": "Write unit tests for the TOML loader",
         "kinds": {"prompt": 1, "response": 2, "tool_call": 2, "tool_result": 2},
-        "started_at": "2025-05-26T11:48:20.010Z", "ended_at": "2025-05-26T11:48:32.000Z",
-        "models": (), "parent": ROO_A, "warnings": [],
+        "started_at": "2025-05-26T11:48:20.010Z",
+        "ended_at": "2025-05-26T11:48:32.000Z",
+        "models": (),
+        "parent": ROO_A,
+        "warnings": [],
     },
-}  # fmt: skip
+}
 
 
 def _adapter(agent: str) -> ClineAdapter | RooAdapter:
@@ -379,30 +413,62 @@ json_values = st.recursive(
     max_leaves=25,
 )
 block = st.fixed_dictionaries(
-    {"type": st.sampled_from(["text", "tool_use", "tool_result", "tool-call", "tool-result", "image", "thinking", "?"])},
-    optional={"text": st.sampled_from(["<task>\nx\n</task>", "[read_file for 'a'] Result:", "<read_file>\n<path>a</path>",
-                                       "<environment_details>\n# Current Working Directory (/x) Files", "<feedback>f</feedback>"])
-              | json_values,
-              "id": json_values, "name": json_values, "input": json_values, "tool_use_id": json_values,
-              "content": json_values, "output": json_values, "toolCallId": json_values, "toolName": json_values},
-)  # fmt: skip
+    {
+        "type": st.sampled_from(
+            ["text", "tool_use", "tool_result", "tool-call", "tool-result", "image", "thinking", "?"]
+        )
+    },
+    optional={
+        "text": st.sampled_from(
+            [
+                "<task>\nx\n</task>",
+                "[read_file for 'a'] Result:",
+                "<read_file>\n<path>a</path>",
+                "<environment_details>\n# Current Working Directory (/x) Files",
+                "<feedback>f</feedback>",
+            ]
+        )
+        | json_values,
+        "id": json_values,
+        "name": json_values,
+        "input": json_values,
+        "tool_use_id": json_values,
+        "content": json_values,
+        "output": json_values,
+        "toolCallId": json_values,
+        "toolName": json_values,
+    },
+)
 api_message = st.fixed_dictionaries(
     {"role": st.sampled_from(["user", "assistant", "tool", "error"]) | json_values},
-    optional={"content": st.lists(block | json_values, max_size=4) | json_values, "ts": json_values,
-              "isSummary": json_values, "id": json_values, "modelInfo": json_values, "type": json_values},
-)  # fmt: skip
+    optional={
+        "content": st.lists(block | json_values, max_size=4) | json_values,
+        "ts": json_values,
+        "isSummary": json_values,
+        "id": json_values,
+        "modelInfo": json_values,
+        "type": json_values,
+    },
+)
 ui_message = st.fixed_dictionaries(
     {"type": st.sampled_from(["say", "ask"]) | json_values},
-    optional={"say": st.sampled_from(["task", "text", "tool", "command_output", "x"]) | json_values,
-              "ask": st.sampled_from(["tool", "command", "followup", "y"]) | json_values,
-              "text": json_values, "ts": json_values, "images": json_values, "conversationHistoryIndex": json_values},
-)  # fmt: skip
+    optional={
+        "say": st.sampled_from(["task", "text", "tool", "command_output", "x"]) | json_values,
+        "ask": st.sampled_from(["tool", "command", "followup", "y"]) | json_values,
+        "text": json_values,
+        "ts": json_values,
+        "images": json_values,
+        "conversationHistoryIndex": json_values,
+    },
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(api=st.lists(api_message | json_values, max_size=5) | json_values,
-       ui=st.lists(ui_message | json_values, max_size=5) | json_values,
-       history=json_values)  # fmt: skip
+@given(
+    api=st.lists(api_message | json_values, max_size=5) | json_values,
+    ui=st.lists(ui_message | json_values, max_size=5) | json_values,
+    history=json_values,
+)
 def test_garbage_never_raises(api: object, ui: object, history: object) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         task = _task(Path(tmp), api=json.dumps(api).encode(), ui=json.dumps(ui).encode())

@@ -18,14 +18,13 @@ from pathlib import Path
 
 import pytest
 import zstandard
+from adapter_helpers import kinds, merged, only, problems, texts
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.codex import CodexAdapter
 from smriti.models import ParseResult
-
-from adapter_helpers import kinds, merged, only, problems, texts
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES / "codex"
 OTHER_AGENTS = SHARED_FIXTURES
@@ -376,9 +375,11 @@ def build_home(home: Path) -> Path:
     (codex / "archived_sessions").mkdir()
     shutil.copy(OWN / f"rollout-2025-08-18T03-16-13-{BARE}.jsonl", codex / "archived_sessions")
     (codex / "session_index.jsonl").write_text(
-        json.dumps({"id": RICH, "thread_name": "Old name", "updated_at": "2026-03-01T10:00:20Z"}) + "\n"
-        + json.dumps({"id": RICH, "thread_name": "Cart rounding, renamed", "updated_at": "2026-03-02T08:00:00Z"}) + "\n"
-    )  # fmt: skip
+        json.dumps({"id": RICH, "thread_name": "Old name", "updated_at": "2026-03-01T10:00:20Z"})
+        + "\n"
+        + json.dumps({"id": RICH, "thread_name": "Cart rounding, renamed", "updated_at": "2026-03-02T08:00:00Z"})
+        + "\n"
+    )
     (codex / "config.toml").write_text('model = "gpt-5.1-codex"\n')
     return codex
 
@@ -454,12 +455,31 @@ record = st.recursive(
     max_leaves=12,
 )
 shaped = st.fixed_dictionaries(
-    {"type": st.sampled_from(["session_meta", "response_item", "event_msg", "turn_context", "compacted", "x"]),
-     "payload": st.dictionaries(st.sampled_from(["type", "role", "content", "message", "id", "cwd", "output",
-                                                 "arguments", "call_id", "name", "source", "forked_from_id"]),
-                                record, max_size=6)},
+    {
+        "type": st.sampled_from(["session_meta", "response_item", "event_msg", "turn_context", "compacted", "x"]),
+        "payload": st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "role",
+                    "content",
+                    "message",
+                    "id",
+                    "cwd",
+                    "output",
+                    "arguments",
+                    "call_id",
+                    "name",
+                    "source",
+                    "forked_from_id",
+                ]
+            ),
+            record,
+            max_size=6,
+        ),
+    },
     optional={"timestamp": st.text(max_size=30), "ordinal": st.integers()},
-)  # fmt: skip
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

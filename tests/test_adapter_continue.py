@@ -9,12 +9,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.continue_ import ContinueAdapter
 from smriti.models import Problem
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES
 SHARED_CONTINUE = SHARED / "continue"
@@ -87,8 +87,12 @@ def test_own_vscode_session() -> None:
     # toolCallStates; 5: role:"tool" copy of that result (emitted once); 6: response; 7: prompt;
     # 8: call + errored result; 9: response.
     assert dict(Counter(m.kind for m in s.messages)) == {
-        "injected_context": 1, "prompt": 3, "response": 3, "tool_call": 2, "tool_result": 2,
-    }  # fmt: skip
+        "injected_context": 1,
+        "prompt": 3,
+        "response": 3,
+        "tool_call": 2,
+        "tool_result": 2,
+    }
     assert s.cwd == "/home/dev/ui-kit"  # file:// URI
     assert s.started_at == "2024-06-01T12:05:00.000Z"  # dateCreated from sessions.json
     assert s.models == ("claude-3-5-sonnet-latest",)
@@ -182,12 +186,19 @@ json_values = st.recursive(
     max_leaves=25,
 )
 item = st.fixed_dictionaries(
-    {"message": st.fixed_dictionaries(
-        {"role": st.sampled_from(["user", "assistant", "tool", "system", "thinking"]) | json_values},
-        optional={"content": json_values, "toolCalls": json_values, "toolCallId": json_values, "id": json_values})},
-    optional={"contextItems": json_values, "toolCallStates": json_values, "promptLogs": json_values,
-              "conversationSummary": json_values},
-)  # fmt: skip
+    {
+        "message": st.fixed_dictionaries(
+            {"role": st.sampled_from(["user", "assistant", "tool", "system", "thinking"]) | json_values},
+            optional={"content": json_values, "toolCalls": json_values, "toolCallId": json_values, "id": json_values},
+        )
+    },
+    optional={
+        "contextItems": json_values,
+        "toolCallStates": json_values,
+        "promptLogs": json_values,
+        "conversationSummary": json_values,
+    },
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

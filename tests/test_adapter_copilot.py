@@ -275,8 +275,10 @@ def test_a_request_read_while_running_and_after_keeps_its_keys(tmp_path: Path) -
     path.write_text("".join(lines[:3]))  # request 2 pushed, its result not yet written
     running = [m for m in ADAPTER.parse(path).sessions[0].messages if m.key.startswith("request_31aa0002")]
     assert [(m.kind, m.key.split(":", 1)[1] if ":" in m.key else "") for m in running] == [
-        ("prompt", ""), ("tool_call", "tool:0"), ("response", "response"),
-    ]  # fmt: skip
+        ("prompt", ""),
+        ("tool_call", "tool:0"),
+        ("response", "response"),
+    ]
     assert running[1].text == "copilot_readFile: Reading /home/dev/shop/server.py"
     path.write_text("".join(lines))
     done = [m for m in ADAPTER.parse(path).sessions[0].messages if m.key.startswith("request_31aa0002")]
@@ -352,8 +354,16 @@ def code_home(home: Path) -> dict[str, Path]:
     remote_session = remote / "remote.json"
     shutil.copy(OWN / "chatsession-v2.json", remote_session)
     (storage / "state.vscdb").write_bytes(b"SQLite format 3\x00")  # not ours to read
-    return {"user": user, "journal": journal, "v2": v2, "transcript": transcript, "v1": v1, "remote": remote_session,
-            "insiders": empty_window.parent.parent, "server": home / ".vscode-server" / "data" / "User"}  # fmt: skip
+    return {
+        "user": user,
+        "journal": journal,
+        "v2": v2,
+        "transcript": transcript,
+        "v1": v1,
+        "remote": remote_session,
+        "insiders": empty_window.parent.parent,
+        "server": home / ".vscode-server" / "data" / "User",
+    }
 
 
 def test_default_roots_and_discover_on_a_real_layout(isolated_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -420,12 +430,43 @@ def test_is_an_adapter() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
-        ["kind", "k", "v", "i", "requests", "requestId", "message", "text", "response", "result", "metadata",
-         "toolCallRounds", "toolCalls", "toolCallResults", "value", "type", "data", "content", "toolRequests",
-         "toolCallId", "sessionId", "timestamp", "modelId", "resultDetails"]), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "kind",
+                    "k",
+                    "v",
+                    "i",
+                    "requests",
+                    "requestId",
+                    "message",
+                    "text",
+                    "response",
+                    "result",
+                    "metadata",
+                    "toolCallRounds",
+                    "toolCalls",
+                    "toolCallResults",
+                    "value",
+                    "type",
+                    "data",
+                    "content",
+                    "toolRequests",
+                    "toolCallId",
+                    "sessionId",
+                    "timestamp",
+                    "modelId",
+                    "resultDetails",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
     max_leaves=20,
-)  # fmt: skip
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -14,14 +14,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from adapter_helpers import kinds, merged, only, problems, texts
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.copilot_cli import CopilotCliAdapter
 from smriti.models import ParseResult
-
-from adapter_helpers import kinds, merged, only, problems, texts
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES / "copilot-cli"
 OTHER_AGENTS = SHARED_FIXTURES
@@ -237,13 +236,44 @@ value = st.recursive(
     max_leaves=12,
 )
 shaped = st.fixed_dictionaries(
-    {"type": st.sampled_from(["session.start", "user.message", "assistant.message", "tool.execution_start",
-                              "tool.execution_complete", "session.resume", "system.message", "x.y"]),
-     "data": st.dictionaries(st.sampled_from(["sessionId", "content", "toolRequests", "toolCallId", "toolName",
-                                              "arguments", "result", "success", "context", "model", "attachments",
-                                              "parentToolCallId", "error", "summaryContent"]), value, max_size=6)},
+    {
+        "type": st.sampled_from(
+            [
+                "session.start",
+                "user.message",
+                "assistant.message",
+                "tool.execution_start",
+                "tool.execution_complete",
+                "session.resume",
+                "system.message",
+                "x.y",
+            ]
+        ),
+        "data": st.dictionaries(
+            st.sampled_from(
+                [
+                    "sessionId",
+                    "content",
+                    "toolRequests",
+                    "toolCallId",
+                    "toolName",
+                    "arguments",
+                    "result",
+                    "success",
+                    "context",
+                    "model",
+                    "attachments",
+                    "parentToolCallId",
+                    "error",
+                    "summaryContent",
+                ]
+            ),
+            value,
+            max_size=6,
+        ),
+    },
     optional={"id": value, "timestamp": value, "agentId": value},
-)  # fmt: skip
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -491,8 +491,14 @@ def other_agents_files(tmp_path: Path) -> list[Path]:
 
 def test_detect(tmp_path: Path, isolated_env: Path) -> None:
     paths = cursor_home(isolated_env)
-    for mine in (paths["global"], paths["workspace"], paths["transcript"], paths["user"], isolated_env / ".cursor",
-                 OWN / "agent-transcript.jsonl"):  # fmt: skip
+    for mine in (
+        paths["global"],
+        paths["workspace"],
+        paths["transcript"],
+        paths["user"],
+        isolated_env / ".cursor",
+        OWN / "agent-transcript.jsonl",
+    ):
         assert ADAPTER.detect(mine), mine
     for other in other_agents_files(tmp_path):
         assert not ADAPTER.detect(other), other
@@ -518,12 +524,44 @@ def test_is_an_adapter() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
-        ["type", "text", "role", "message", "content", "bubbleId", "toolFormerData", "name", "rawArgs", "params",
-         "result", "status", "createdAt", "fullConversationHeadersOnly", "conversation", "tabs", "bubbles", "tabId",
-         "allComposers", "composerId", "richText", "input", "tool_use_id", "id", "workspaceUris"]), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "type",
+                    "text",
+                    "role",
+                    "message",
+                    "content",
+                    "bubbleId",
+                    "toolFormerData",
+                    "name",
+                    "rawArgs",
+                    "params",
+                    "result",
+                    "status",
+                    "createdAt",
+                    "fullConversationHeadersOnly",
+                    "conversation",
+                    "tabs",
+                    "bubbles",
+                    "tabId",
+                    "allComposers",
+                    "composerId",
+                    "richText",
+                    "input",
+                    "tool_use_id",
+                    "id",
+                    "workspaceUris",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
     max_leaves=20,
-)  # fmt: skip
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

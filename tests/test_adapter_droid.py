@@ -8,9 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from adapter_helpers import (
     FIXTURES,
     FUZZ,
@@ -31,6 +28,9 @@ from adapter_helpers import (
     shared_fixtures,
 )
 from conftest import invoke_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from smriti.adapters import Adapter
 from smriti.adapters.droid import DroidAdapter
 
@@ -189,10 +189,12 @@ def test_a_fresh_torn_last_line_is_left_for_the_next_run(tmp_path: Path) -> None
     ("content", "error"),
     [
         (b"", "empty file: no records"),
-        (b'{"type": "session_start", "id": "s"}\n{"type": "message", "message": {"role": "robot", "content": []}}\n',
-         "found 1 session (1 message line) but no messages: the format may have changed"),
+        (
+            b'{"type": "session_start", "id": "s"}\n{"type": "message", "message": {"role": "robot", "content": []}}\n',
+            "found 1 session (1 message line) but no messages: the format may have changed",
+        ),
     ],
-)  # fmt: skip
+)
 def test_unreadable_sessions_are_errors(tmp_path: Path, content: bytes, error: str) -> None:
     assert_unreadable(ADAPTER, tmp_path / "s.jsonl", content, error)
 
@@ -202,11 +204,14 @@ def test_odd_records_are_warnings(tmp_path: Path) -> None:
     records = [
         {"type": "session_start", "id": "s"},
         {"type": "message", "id": "m1", "message": "not an object"},
-        {"type": "message", "id": "m2",
-         "message": {"role": "user", "content": ["a string block", {"type": "text", "text": "hi"}]}},
+        {
+            "type": "message",
+            "id": "m2",
+            "message": {"role": "user", "content": ["a string block", {"type": "text", "text": "hi"}]},
+        },
         {"type": "message", "id": "m3", "message": {"role": "assistant", "content": [{"type": "citation"}]}},
         {"no": "type"},
-    ]  # fmt: skip
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     result = ADAPTER.parse(path)
     assert [(w.line, w.error) for w in result.warnings] == [
@@ -282,16 +287,35 @@ def test_is_an_adapter() -> None:
 value = json_value
 block = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "tool_use", "tool_result", "thinking", "image", "x"]) | value},
-    optional={"text": value, "id": value, "name": value, "input": value, "tool_use_id": value, "content": value,
-              "is_error": value},
-)  # fmt: skip
+    optional={
+        "text": value,
+        "id": value,
+        "name": value,
+        "input": value,
+        "tool_use_id": value,
+        "content": value,
+        "is_error": value,
+    },
+)
 record = st.fixed_dictionaries(
     {"type": st.sampled_from(["session_start", "message", "todo_state", "x"]) | value},
-    optional={"id": value, "timestamp": value, "title": value, "sessionTitle": value, "cwd": value,
-              "message": st.fixed_dictionaries({}, optional={"role": st.sampled_from(["user", "assistant"]) | value,
-                                                             "content": st.lists(block | value, max_size=4) | value,
-                                                             "model": value}) | value},
-)  # fmt: skip
+    optional={
+        "id": value,
+        "timestamp": value,
+        "title": value,
+        "sessionTitle": value,
+        "cwd": value,
+        "message": st.fixed_dictionaries(
+            {},
+            optional={
+                "role": st.sampled_from(["user", "assistant"]) | value,
+                "content": st.lists(block | value, max_size=4) | value,
+                "model": value,
+            },
+        )
+        | value,
+    },
+)
 
 
 @FUZZ

@@ -14,14 +14,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from adapter_helpers import kinds, merged, only, problems, texts
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.gemini import GeminiAdapter
 from smriti.models import ParseResult
-
-from adapter_helpers import kinds, merged, only, problems, texts
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES / "gemini-cli"
 OTHER_AGENTS = SHARED_FIXTURES
@@ -225,12 +224,14 @@ def test_default_roots_and_discover_under_home(isolated_env: Path) -> None:
     found = list(ADAPTER.discover(roots[0]))
     names = [p.relative_to(gemini / "tmp").as_posix() for p in found]
     blog = hashlib.sha256(b"/home/dev/blog").hexdigest()
-    assert sorted(names) == sorted([
-        f"{blog}/chats/{LEGACY.name}",
-        f"shop/chats/{SID}/{SUB}.jsonl",
-        f"shop/chats/{CHECKPOINT.name}",
-        f"shop/chats/{OPLOG.name}",
-    ])  # fmt: skip
+    assert sorted(names) == sorted(
+        [
+            f"{blog}/chats/{LEGACY.name}",
+            f"shop/chats/{SID}/{SUB}.jsonl",
+            f"shop/chats/{CHECKPOINT.name}",
+            f"shop/chats/{OPLOG.name}",
+        ]
+    )
     cwds = {only(ADAPTER.parse(p)).native_id: only(ADAPTER.parse(p)).cwd for p in found}
     assert cwds[SID] == "/home/dev/shop"  # .project_root
     assert cwds["2b3c4d5e-6f70-4182-93a4-b5c6d7e8f901"] == "/home/dev/blog"  # sha256 folder name
@@ -317,11 +318,27 @@ value = st.recursive(
     max_leaves=12,
 )
 shaped = st.dictionaries(
-    st.sampled_from(["id", "type", "content", "parts", "toolCalls", "timestamp", "model", "sessionId",
-                     "projectHash", "$set", "$rewindTo", "messages", "kind", "summary"]),
+    st.sampled_from(
+        [
+            "id",
+            "type",
+            "content",
+            "parts",
+            "toolCalls",
+            "timestamp",
+            "model",
+            "sessionId",
+            "projectHash",
+            "$set",
+            "$rewindTo",
+            "messages",
+            "kind",
+            "summary",
+        ]
+    ),
     value | st.sampled_from(["user", "gemini", "m1", "x"]),
     max_size=6,
-)  # fmt: skip
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

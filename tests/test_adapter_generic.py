@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import SHARED_FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from smriti.adapters.generic import GenericAdapter
 from smriti.models import Problem
-from conftest import SHARED_FIXTURES
 
 SHARED = SHARED_FIXTURES
 OWN = Path(__file__).resolve().parent / "fixtures" / "generic"
@@ -37,8 +37,11 @@ EXPECTED = {
     # User: / Assistant: prefixes, **User**: / **Assistant:** and a `> **User**` blockquote header.
     "prefixes.txt": {"prompt": 3, "response": 2},
 }
-TITLES = {"web-export.json": "Fix flaky retry test", "chatgpt-export.json": "Regex for ISO dates",
-          "headings.md": "Pairing notes: flaky upload test"}  # fmt: skip
+TITLES = {
+    "web-export.json": "Fix flaky retry test",
+    "chatgpt-export.json": "Regex for ISO dates",
+    "headings.md": "Pairing notes: flaky upload test",
+}
 
 
 def test_every_fixture_has_an_expectation() -> None:
@@ -71,8 +74,11 @@ def test_openai_tool_calls_pair_with_results() -> None:
     s = GenericAdapter().parse(OWN / "openai-chat.json").sessions[0]
     call, result = s.messages[2], s.messages[3]
     assert (call.kind, call.text, call.files, call.tool_input) == (
-        "tool_call", "read_file: worker/fetch.py", ("worker/fetch.py",), {"path": "worker/fetch.py"},
-    )  # fmt: skip
+        "tool_call",
+        "read_file: worker/fetch.py",
+        ("worker/fetch.py",),
+        {"path": "worker/fetch.py"},
+    )
     assert (result.kind, result.tool_name, result.text) == (
         "tool_result",
         "read_file",
@@ -177,9 +183,16 @@ json_values = st.recursive(
 )
 record = st.fixed_dictionaries(
     {"role": st.sampled_from(["user", "assistant", "tool", "system", "model", "x"]) | json_values},
-    optional={"content": json_values, "tool_calls": json_values, "message": json_values, "type": json_values,
-              "timestamp": json_values, "mapping": json_values, "parts": json_values},
-)  # fmt: skip
+    optional={
+        "content": json_values,
+        "tool_calls": json_values,
+        "message": json_values,
+        "type": json_values,
+        "timestamp": json_values,
+        "mapping": json_values,
+        "parts": json_values,
+    },
+)
 markdown = st.lists(
     st.sampled_from(["## User", "### Assistant:", "**user**: hi", "User: x", "> **User**", "```", "", "text"])
     | st.text(max_size=20),
@@ -188,12 +201,21 @@ markdown = st.lists(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.lists(record | json_values, max_size=5) | st.dictionaries(st.sampled_from(["messages", "loglines", "mapping", "current_node"]), json_values) | json_values,
-       text=markdown, raw=st.binary(max_size=200))  # fmt: skip
+@given(
+    data=st.lists(record | json_values, max_size=5)
+    | st.dictionaries(st.sampled_from(["messages", "loglines", "mapping", "current_node"]), json_values)
+    | json_values,
+    text=markdown,
+    raw=st.binary(max_size=200),
+)
 def test_garbage_never_raises(data: object, text: str, raw: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        for name, content in (("g.json", json.dumps(data).encode()), ("g.md", text.encode("utf-8", "surrogatepass")),
-                              ("g.jsonl", raw), ("g.txt", raw)):  # fmt: skip
+        for name, content in (
+            ("g.json", json.dumps(data).encode()),
+            ("g.md", text.encode("utf-8", "surrogatepass")),
+            ("g.jsonl", raw),
+            ("g.txt", raw),
+        ):
             path = Path(tmp) / name
             path.write_bytes(content)
             GenericAdapter().parse(path)

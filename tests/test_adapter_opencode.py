@@ -128,9 +128,12 @@ def test_shared_fixture_details() -> None:
     assert db.models == ("gpt-5",)
     assert (db.started_at, db.ended_at) == ("2024-01-28T16:37:10.000Z", "2024-01-28T16:37:15.000Z")
     assert [(m.kind, m.key) for m in db.messages] == [
-        ("prompt", "prt-sql-001"), ("response", "prt-sql-002"), ("tool_call", "prt-sql-003"),
-        ("tool_result", "prt-sql-003:result"), ("response", "prt-sql-004"),
-    ]  # fmt: skip
+        ("prompt", "prt-sql-001"),
+        ("response", "prt-sql-002"),
+        ("tool_call", "prt-sql-003"),
+        ("tool_result", "prt-sql-003:result"),
+        ("response", "prt-sql-004"),
+    ]
     assert db.messages[2].text == "edit: /Users/test/project/index.ts"
     assert db.messages[2].files == ("/Users/test/project/index.ts",)
     large = ADAPTER.parse(SHARED / "storage_v2/session/proj_test/ses_s_stage0_large.json").sessions[0]
@@ -163,13 +166,22 @@ def test_tree_session() -> None:
     assert (session.native_id, session.cwd, session.parent_native_id) == (PARENT, "/home/dev/shop", None)
     assert session.title == "Add a discount code field to checkout"
     assert [m.kind for m in session.messages] == [
-        "prompt", "injected_context", "injected_context",  # 2 synthetic parts: the Read call and file text
-        "response", "tool_call", "tool_result", "tool_call", "tool_result", "response",
-        "prompt", "injected_context",  # smriti's recall block split out of the prompt
-        "tool_call", "tool_result",  # the task tool that ran the sub-agent
+        "prompt",
+        "injected_context",
+        "injected_context",  # 2 synthetic parts: the Read call and file text
+        "response",
+        "tool_call",
+        "tool_result",
+        "tool_call",
+        "tool_result",
+        "response",
+        "prompt",
+        "injected_context",  # smriti's recall block split out of the prompt
+        "tool_call",
+        "tool_result",  # the task tool that ran the sub-agent
         "summary",  # the compaction trigger (a user message with only a compaction part) is not stored
         "tool_call",  # still running: no result yet
-    ]  # fmt: skip
+    ]
     prompt = session.messages[0]
     assert prompt.text == "Add a discount code field to the checkout form in @src/checkout.tsx"
     assert prompt.files == ("/home/dev/shop/src/checkout.tsx",)
@@ -219,8 +231,17 @@ def tree_to_db(storage: Path, db: Path) -> Path:
         for file in sorted((storage / "session").glob("*/*.json")):
             s = json.loads(file.read_text())
             columns = "id, project_id, parent_id, slug, directory, title, version, time_created, time_updated"
-            values = (s["id"], s["projectID"], s.get("parentID"), s.get("slug", ""), s["directory"], s["title"],
-                      s["version"], s["time"]["created"], s["time"]["updated"])  # fmt: skip
+            values = (
+                s["id"],
+                s["projectID"],
+                s.get("parentID"),
+                s.get("slug", ""),
+                s["directory"],
+                s["title"],
+                s["version"],
+                s["time"]["created"],
+                s["time"]["updated"],
+            )
             conn.execute(f"insert into session ({columns}) values (?,?,?,?,?,?,?,?,?)", values)
             for mfile in sorted((storage / "message" / s["id"]).glob("*.json")):
                 m = json.loads(mfile.read_text())
@@ -251,8 +272,10 @@ def test_db_and_tree_copies_are_the_same_sessions(tmp_path: Path) -> None:
             (m.key, m.kind, m.text) for m in from_tree.messages
         ]
         assert (from_db[sid].cwd, from_db[sid].title, from_db[sid].parent_native_id) == (
-            from_tree.cwd, from_tree.title, from_tree.parent_native_id,
-        )  # fmt: skip
+            from_tree.cwd,
+            from_tree.title,
+            from_tree.parent_native_id,
+        )
         assert from_db[sid].started_at == from_tree.started_at
 
 
@@ -261,15 +284,19 @@ def test_db_edge_cases(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         # A session opened and never used, a message row whose data is not JSON, and messages of a
         # session that has no session row (its id is still known from the message table).
-        conn.execute("insert into session (id, project_id, slug, directory, title, version, time_created, time_updated)"
-                     " values ('ses_empty', 'p', 's', '/tmp', 'New session', '1.2.0', 1, 2)")  # fmt: skip
+        conn.execute(
+            "insert into session (id, project_id, slug, directory, title, version, time_created, time_updated)"
+            " values ('ses_empty', 'p', 's', '/tmp', 'New session', '1.2.0', 1, 2)"
+        )
         conn.execute("insert into message values ('msg_bad', ?, 5, 5, 'not json')", (PARENT,))
         data = json.dumps({"role": "user", "time": {"created": 1765000000000}})
         conn.execute(
             "insert into message values ('msg_orphan', 'ses_orphan', 1765000000000, 1765000000000, ?)", (data,)
         )
-        conn.execute("insert into part values ('prt_orphan', 'msg_orphan', 'ses_orphan', 1, 1, ?)",
-                     (json.dumps({"type": "text", "text": "hello from nowhere"}),))  # fmt: skip
+        conn.execute(
+            "insert into part values ('prt_orphan', 'msg_orphan', 'ses_orphan', 1, 1, ?)",
+            (json.dumps({"type": "text", "text": "hello from nowhere"}),),
+        )
     conn.close()
     result = ADAPTER.parse(db)
     assert sorted(errors_of(result.warnings, db)) == [
@@ -405,12 +432,48 @@ def test_is_an_adapter() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
-        ["id", "role", "type", "text", "synthetic", "tool", "state", "status", "input", "output", "error", "metadata",
-         "exit", "time", "created", "start", "summary", "modelID", "model", "path", "cwd", "messageID", "mime",
-         "source", "url", "filename", "directory", "title", "parentID"]), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "id",
+                    "role",
+                    "type",
+                    "text",
+                    "synthetic",
+                    "tool",
+                    "state",
+                    "status",
+                    "input",
+                    "output",
+                    "error",
+                    "metadata",
+                    "exit",
+                    "time",
+                    "created",
+                    "start",
+                    "summary",
+                    "modelID",
+                    "model",
+                    "path",
+                    "cwd",
+                    "messageID",
+                    "mime",
+                    "source",
+                    "url",
+                    "filename",
+                    "directory",
+                    "title",
+                    "parentID",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
     max_leaves=20,
-)  # fmt: skip
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -9,9 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from adapter_helpers import (
     FIXTURES,
     FUZZ,
@@ -34,6 +31,9 @@ from adapter_helpers import (
     shared_fixtures,
 )
 from conftest import invoke_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from smriti.adapters import Adapter
 from smriti.adapters.pi import PiAdapter
 
@@ -84,8 +84,13 @@ def tree_lines() -> list[bytes]:
 
 def entry(entry_id: str, parent: str | None, role: str, text: str, minute: int = 20) -> bytes:
     message = {"role": role, "content": [{"type": "text", "text": text}]}
-    line = {"type": "message", "id": entry_id, "parentId": parent, "timestamp": f"2026-05-04T09:{minute}:00.000Z",
-            "message": message}  # fmt: skip
+    line = {
+        "type": "message",
+        "id": entry_id,
+        "parentId": parent,
+        "timestamp": f"2026-05-04T09:{minute}:00.000Z",
+        "message": message,
+    }
     return (json.dumps(line) + "\n").encode()
 
 
@@ -123,8 +128,11 @@ def test_shared_tool_call_and_result() -> None:
     assert call.files == ("src/main.rs",) and call.tool_input["edits"][0]["newText"] == "after"
     assert result.tool_name == "edit" and result.role == "tool"
     assert [m.key for m in session.messages] == [
-        "pi-session-456:aaaa1111", "pi-session-456:bbbb2222", "pi-session-456:bbbb2222:1", "pi-session-456:cccc3333"
-    ]  # fmt: skip
+        "pi-session-456:aaaa1111",
+        "pi-session-456:bbbb2222",
+        "pi-session-456:bbbb2222:1",
+        "pi-session-456:cccc3333",
+    ]
 
 
 # --- the hand-written tree -----------------------------------------------------------------------
@@ -187,9 +195,12 @@ def test_version_1_files_are_linear(tmp_path: Path) -> None:
     lines = [
         {"type": "session", "id": "v1-session", "timestamp": "2025-11-01T10:00:00.000Z", "cwd": "/w"},
         {"type": "message", "timestamp": "2025-11-01T10:00:01.000Z", "message": {"role": "user", "content": "hi"}},
-        {"type": "message", "timestamp": "2025-11-01T10:00:02.000Z",
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "hello"}]}},
-    ]  # fmt: skip
+        {
+            "type": "message",
+            "timestamp": "2025-11-01T10:00:02.000Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "hello"}]},
+        },
+    ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     session = only(ADAPTER.parse(path))
     assert [(m.key, m.text) for m in session.messages] == [("v1-session:line2", "hi"), ("v1-session:line3", "hello")]
@@ -227,11 +238,13 @@ def test_resuming_past_a_bad_line_links_past_it(tmp_path: Path) -> None:
     ("content", "error"),
     [
         (b"", "empty file: no records"),
-        (b'{"type":"session","id":"s","cwd":"/w"}\n'
-         b'{"type":"message","id":"x","parentId":null,"message":{"role":"robot"}}\n',
-         "found 1 session (1 entry) but no messages: the format may have changed"),
+        (
+            b'{"type":"session","id":"s","cwd":"/w"}\n'
+            b'{"type":"message","id":"x","parentId":null,"message":{"role":"robot"}}\n',
+            "found 1 session (1 entry) but no messages: the format may have changed",
+        ),
     ],
-)  # fmt: skip
+)
 def test_unreadable_sessions_are_errors(tmp_path: Path, content: bytes, error: str) -> None:
     assert_unreadable(ADAPTER, tmp_path / "s.jsonl", content, error)
 
@@ -289,8 +302,13 @@ def test_resume_with_nothing_new(tmp_path: Path) -> None:
 def test_a_later_session_name_alone_updates_the_session(tmp_path: Path) -> None:
     path = copy_to(tmp_path, TREE)
     first = ADAPTER.parse(path)
-    line = {"type": "session_info", "id": "a0000016", "parentId": "a0000015", "timestamp": "2026-05-04T09:30:00.000Z",
-            "name": "Login test: random port"}  # fmt: skip
+    line = {
+        "type": "session_info",
+        "id": "a0000016",
+        "parentId": "a0000015",
+        "timestamp": "2026-05-04T09:30:00.000Z",
+        "name": "Login test: random port",
+    }
     with open(path, "a") as fh:
         fh.write(json.dumps(line) + "\n")
     session = only(ADAPTER.parse(path, first.resume))
@@ -348,18 +366,51 @@ block = st.fixed_dictionaries(
     optional={"text": value, "id": value, "name": value, "arguments": value},
 )
 message = st.fixed_dictionaries(
-    {"role": st.sampled_from(["user", "assistant", "toolResult", "bashExecution", "custom", "compactionSummary"])
-     | value},
-    optional={"content": st.lists(block | value, max_size=3) | value, "model": value, "toolCallId": value,
-              "toolName": value, "isError": value, "command": value, "output": value, "summary": value},
-)  # fmt: skip
+    {
+        "role": st.sampled_from(["user", "assistant", "toolResult", "bashExecution", "custom", "compactionSummary"])
+        | value
+    },
+    optional={
+        "content": st.lists(block | value, max_size=3) | value,
+        "model": value,
+        "toolCallId": value,
+        "toolName": value,
+        "isError": value,
+        "command": value,
+        "output": value,
+        "summary": value,
+    },
+)
 record = st.fixed_dictionaries(
-    {"type": st.sampled_from(["session", "message", "model_change", "compaction", "branch_summary", "custom_message",
-                              "session_info", "label", "x"]) | value},
-    optional={"id": ids | value, "parentId": ids | value, "timestamp": value, "message": message | value,
-              "summary": value, "name": value, "modelId": value, "content": value, "cwd": value,
-              "parentSession": value},
-)  # fmt: skip
+    {
+        "type": st.sampled_from(
+            [
+                "session",
+                "message",
+                "model_change",
+                "compaction",
+                "branch_summary",
+                "custom_message",
+                "session_info",
+                "label",
+                "x",
+            ]
+        )
+        | value
+    },
+    optional={
+        "id": ids | value,
+        "parentId": ids | value,
+        "timestamp": value,
+        "message": message | value,
+        "summary": value,
+        "name": value,
+        "modelId": value,
+        "content": value,
+        "cwd": value,
+        "parentSession": value,
+    },
+)
 
 
 @FUZZ

@@ -10,9 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from adapter_helpers import (
     FIXTURES,
     FUZZ,
@@ -34,6 +31,9 @@ from adapter_helpers import (
     shared_fixtures,
 )
 from conftest import invoke_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from smriti.adapters import Adapter
 from smriti.adapters import windsurf as windsurf_module
 from smriti.adapters._common import iso_utc
@@ -140,8 +140,13 @@ def test_own_transcript() -> None:
     assert context.key == f"{TRAJECTORY}:1:ctx"
     calls = [m for m in session.messages if m.kind == "tool_call"]
     assert [c.tool_name for c in calls] == [
-        "view_file", "run_command", "code_action", "run_command", "grep_search", "list_directory"
-    ]  # fmt: skip
+        "view_file",
+        "run_command",
+        "code_action",
+        "run_command",
+        "grep_search",
+        "list_directory",
+    ]
     server = "/home/dev/my app/src/server.ts"  # the URI's %20 decoded
     assert calls[0].files == (server,) and calls[0].text == f"view_file: {server}"
     assert calls[2].files == (server,) and calls[2].tool_input["new_content"].endswith("?? 3000)\n")
@@ -186,8 +191,9 @@ def test_bad_lines_are_errors_and_the_rest_is_read(tmp_path: Path) -> None:
     assert [w.error for w in result.warnings] == ["skipped 1 line with no step type"]
     session = only(result)
     assert [m.text for m in session.messages] == [
-        "Rename the config loader.", "Renamed loadConfig to readConfig in 3 files."
-    ]  # fmt: skip
+        "Rename the config loader.",
+        "Renamed loadConfig to readConfig in 3 files.",
+    ]
     assert session.ended_at == iso_utc(old)
 
 
@@ -203,18 +209,22 @@ def test_a_line_that_stays_malformed_with_control_characters_allowed_is_still_an
     ("content", "error"),
     [
         (b"", "empty file: no records"),
-        (b'{"status": "done", "type": "user_input", "user_input": {"user_response": 5}}\n',
-         "found 1 session (1 step) but no messages: the format may have changed"),
+        (
+            b'{"status": "done", "type": "user_input", "user_input": {"user_response": 5}}\n',
+            "found 1 session (1 step) but no messages: the format may have changed",
+        ),
     ],
-)  # fmt: skip
+)
 def test_unreadable_transcripts_are_errors(tmp_path: Path, content: bytes, error: str) -> None:
     assert_unreadable(ADAPTER, tmp_path / "t.jsonl", content, error)
 
 
 def test_a_step_body_that_is_not_an_object_is_a_warning(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
-    lines = [{"type": "run_command", "run_command": "ls", "status": "done"},
-             {"type": "user_input", "user_input": {"user_response": "ok"}, "status": "done"}]  # fmt: skip
+    lines = [
+        {"type": "run_command", "run_command": "ls", "status": "done"},
+        {"type": "user_input", "user_input": {"user_response": "ok"}, "status": "done"},
+    ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     result = ADAPTER.parse(path)
     assert [(w.line, w.error) for w in result.warnings] == [
@@ -281,9 +291,19 @@ value = json_value
 step_types = st.sampled_from(["user_input", "planner_response", "view_file", "run_command", "grep_search", "x"])
 body = st.fixed_dictionaries(
     {},
-    optional={"user_response": value, "response": value, "path": value, "command": value, "cwd": value,
-              "output": value, "content": value, "exit_code": value, "user_rejected": value, "total_results": value},
-)  # fmt: skip
+    optional={
+        "user_response": value,
+        "response": value,
+        "path": value,
+        "command": value,
+        "cwd": value,
+        "output": value,
+        "content": value,
+        "exit_code": value,
+        "user_rejected": value,
+        "total_results": value,
+    },
+)
 step = step_types.flatmap(
     lambda t: st.fixed_dictionaries({"type": st.just(t), t: body | value}, optional={"status": value})
 )

@@ -7,12 +7,14 @@ import itertools
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
-from smriti.categorize import CategoryResult, add_scores, categorize_session, decide, score_messages
+from smriti.digest.categorize import CategoryResult, add_scores, categorize_session, decide, score_messages
+from smriti.digest.taxonomy import UNCATEGORIZED, default_settings, load_team_categories, parse_team_config
 from smriti.errors import ConfigError
 from smriti.models import KINDS, ROLES, Message, Session
-from smriti.taxonomy import UNCATEGORIZED, default_settings, load_team_categories, parse_team_config
 
 _keys = itertools.count()
 
@@ -27,7 +29,15 @@ def a(text: str) -> Message:
 
 def call(tool: str, summary: str, **tool_input) -> Message:
     files = tuple(v for k, v in tool_input.items() if k == "file_path")
-    return Message("assistant", f"{tool}: {summary}", "tool_call", f"k{next(_keys)}", tool_name=tool, tool_input=tool_input, files=files)
+    return Message(
+        "assistant",
+        f"{tool}: {summary}",
+        "tool_call",
+        f"k{next(_keys)}",
+        tool_name=tool,
+        tool_input=tool_input,
+        files=files,
+    )
 
 
 def res(text: str, tool: str | None = "Bash") -> Message:
@@ -51,39 +61,65 @@ EXAMPLES = {
         call("Read", "/srv/app/jobs/sync.py", file_path="/srv/app/jobs/sync.py"),
         res("def fetch(cursor):\n    return rows[cursor.offset]", "Read"),
         a("The offset is past the end when the last page is exactly full. I'll return an empty batch instead."),
-        call("Edit", "/srv/app/jobs/sync.py", file_path="/srv/app/jobs/sync.py", old_string="return rows[cursor.offset]", new_string="return rows[cursor.offset:cursor.offset + 100]"),
+        call(
+            "Edit",
+            "/srv/app/jobs/sync.py",
+            file_path="/srv/app/jobs/sync.py",
+            old_string="return rows[cursor.offset]",
+            new_string="return rows[cursor.offset:cursor.offset + 100]",
+        ),
         res("The file /srv/app/jobs/sync.py has been updated.", "Edit"),
         call("Bash", "pytest tests/jobs -q", command="pytest tests/jobs -q"),
         res("........\n8 passed in 0.52s"),
         a("Fixed: the job no longer crashes on a full last page; added a regression test."),
     ],
     "bug/investigation": [
-        u("p99 latency of the search endpoint doubled after Tuesday's deploy. Don't change anything yet, I want to understand the root cause first."),
+        u(
+            "p99 latency of the search endpoint doubled after Tuesday's deploy. Don't change anything yet, I want to understand the root cause first."
+        ),
         call("Bash", "git log --oneline --since=tuesday", command="git log --oneline --since=tuesday"),
         res("9f3c2a1 search: rank by recency\n41d0b7e deps: bump elasticsearch client"),
-        a("The recency boost adds a script score that runs on every hit; the profile shows 70% of the time in it. That's the likely cause."),
+        a(
+            "The recency boost adds a script score that runs on every hit; the profile shows 70% of the time in it. That's the likely cause."
+        ),
     ],
     "code/review": [
         u("please review my PR, the diff is in /tmp/pr.diff. be picky about naming and error handling"),
         call("Read", "/tmp/pr.diff", file_path="/tmp/pr.diff"),
         res("+def get(u):\n+    try:\n+        return requests.get(u).json()\n+    except:\n+        pass", "Read"),
-        a("Review notes: the bare except swallows errors, `u` should be `url`, and a timeout is missing. Requesting changes."),
+        a(
+            "Review notes: the bare except swallows errors, `u` should be `url`, and a timeout is missing. Requesting changes."
+        ),
     ],
     "code/snippet": [
         u("give me a jq one-liner that prints the name of every failed job in this json"),
         a("```\njq -r '.jobs[] | select(.status == \"failed\") | .name' runs.json\n```"),
     ],
     "architecture/design": [
-        u("Sketch the architecture for ingesting 50k webhook events per second: components, data flow, and what happens when the consumers fall behind."),
-        a("Components: an edge receiver that validates and enqueues to Kafka, partitioned by tenant; stateless consumers; a dead-letter topic. When consumers lag, Kafka buffers; autoscale consumers on lag."),
+        u(
+            "Sketch the architecture for ingesting 50k webhook events per second: components, data flow, and what happens when the consumers fall behind."
+        ),
+        a(
+            "Components: an edge receiver that validates and enqueues to Kafka, partitioned by tenant; stateless consumers; a dead-letter topic. When consumers lag, Kafka buffers; autoscale consumers on lag."
+        ),
     ],
     "feature/requirement": [
-        u("Before we build anything for saved searches, write the user stories and acceptance criteria. Out of scope: sharing searches."),
-        a("**Story:** As a user I want to save a search so that I can rerun it.\nAcceptance criteria:\n- Saved searches appear in the sidebar.\n- A user can rename and delete them."),
+        u(
+            "Before we build anything for saved searches, write the user stories and acceptance criteria. Out of scope: sharing searches."
+        ),
+        a(
+            "**Story:** As a user I want to save a search so that I can rerun it.\nAcceptance criteria:\n- Saved searches appear in the sidebar.\n- A user can rename and delete them."
+        ),
     ],
     "feature/implementation": [
         u("add a 'remember me' checkbox to the login page so users stay signed in for 30 days"),
-        call("Edit", "src/pages/Login.tsx", file_path="src/pages/Login.tsx", old_string="<SubmitButton />", new_string="<Checkbox name='remember' />\n<SubmitButton />"),
+        call(
+            "Edit",
+            "src/pages/Login.tsx",
+            file_path="src/pages/Login.tsx",
+            old_string="<SubmitButton />",
+            new_string="<Checkbox name='remember' />\n<SubmitButton />",
+        ),
         res("The file src/pages/Login.tsx has been updated.", "Edit"),
         a("The checkbox is in; when checked the session cookie gets a 30-day max-age."),
     ],
@@ -105,15 +141,21 @@ EXAMPLES = {
     ],
     "decision/process": [
         u("We keep arguing about how to do releases. Propose a release process and branching policy for the team."),
-        a("Trunk-based development, release branches cut every two weeks, one approval per PR. The team agreed to adopt it next sprint."),
+        a(
+            "Trunk-based development, release branches cut every two weeks, one approval per PR. The team agreed to adopt it next sprint."
+        ),
     ],
     "topic/explanation": [
         u("Can you explain how Python's asyncio event loop schedules coroutines under the hood?"),
-        a("The loop keeps a ready queue of callbacks; awaiting a future suspends the coroutine until the future's callback puts it back in the ready queue."),
+        a(
+            "The loop keeps a ready queue of callbacks; awaiting a future suspends the coroutine until the future's callback puts it back in the ready queue."
+        ),
     ],
     "topic/comparison": [
         u("What are the differences between TCP and QUIC? Not picking one, just want to understand."),
-        a("QUIC runs over UDP, multiplexes streams without head-of-line blocking and builds TLS 1.3 into the handshake."),
+        a(
+            "QUIC runs over UDP, multiplexes streams without head-of-line blocking and builds TLS 1.3 into the handshake."
+        ),
     ],
     "topic/learning": [
         u("I'm new to SQL window functions. Teach me step by step with small exercises."),
@@ -158,7 +200,11 @@ def test_stack_trace_in_a_tool_result_says_bug() -> None:
     assert scores.get("bug", 0) > 0
     # the same trace quoted by the assistant is not evidence of a failure that happened
     assert score_messages([a(TRACE)]).get("bug", 0) < scores["bug"]
-    session = [u("run the sync job against staging and tell me what it prints"), call("Bash", "python -m jobs.sync", command="python -m jobs.sync"), res(TRACE)]
+    session = [
+        u("run the sync job against staging and tell me what it prints"),
+        call("Bash", "python -m jobs.sync", command="python -m jobs.sync"),
+        res(TRACE),
+    ]
     assert categorize_session(session).parent == "bug"
 
 
@@ -170,7 +216,11 @@ def test_lets_go_with_x_because_says_decision() -> None:
     plain = score_messages([a("Both libraries can parse the config.")]).get("decision", 0)
     chosen = score_messages([a("Let's go with tomllib because it ships with Python 3.11.")]).get("decision", 0)
     assert chosen > plain
-    session = [u("tomllib or tomli for reading config?"), a("tomllib ships with 3.11; tomli is the backport."), u("let's go with tomllib because we require 3.11 anyway")]
+    session = [
+        u("tomllib or tomli for reading config?"),
+        a("tomllib ships with 3.11; tomli is the backport."),
+        u("let's go with tomllib because we require 3.11 anyway"),
+    ]
     assert categorize_session(session).parent == "decision"
 
 
@@ -196,7 +246,9 @@ def test_injected_context_is_ignored() -> None:
 
 def test_injected_blocks_inside_a_prompt_are_ignored() -> None:
     clean = u("Can you explain how Python's asyncio event loop schedules coroutines?")
-    dirty = u("<system-reminder>crash bug fix regression traceback</system-reminder>Can you explain how Python's asyncio event loop schedules coroutines?")
+    dirty = u(
+        "<system-reminder>crash bug fix regression traceback</system-reminder>Can you explain how Python's asyncio event loop schedules coroutines?"
+    )
     assert score_messages([dirty]) == score_messages([clean])
 
 
@@ -210,7 +262,10 @@ def test_no_evidence_is_uncategorized_not_guessed() -> None:
 
 
 def test_small_talk_is_uncategorized() -> None:
-    session = [u("write a short poem about autumn leaves for my mum's card"), a("Golden leaves drift down, / a quiet autumn song...")]
+    session = [
+        u("write a short poem about autumn leaves for my mum's card"),
+        a("Golden leaves drift down, / a quiet autumn song..."),
+    ]
     assert categorize_session(session).category == UNCATEGORIZED
 
 
@@ -311,7 +366,9 @@ def test_team_categories_take_effect() -> None:
 
 
 def test_team_rules_take_effect() -> None:
-    team = parse_team_config('[[categorize.rules]]\ncategory = "bug/fix"\npattern = "(?i)\\\\bhotfix\\\\b"\nweight = 4.0\n')
+    team = parse_team_config(
+        '[[categorize.rules]]\ncategory = "bug/fix"\npattern = "(?i)\\\\bhotfix\\\\b"\nweight = 4.0\n'
+    )
     msgs = [u("cut a hotfix branch for the 2.3 line")]
     assert score_messages(msgs, team).get("bug/fix", 0) > score_messages(msgs).get("bug/fix", 0)
     assert categorize_session(msgs, team).parent == "bug"
@@ -324,7 +381,9 @@ def test_team_keywords_extend_a_seeded_category() -> None:
 
 
 def test_rule_roles_restrict_where_a_rule_applies() -> None:
-    team = parse_team_config('[[categorize.rules]]\ncategory = "topic"\npattern = "zebra"\nweight = 5.0\nroles = ["user"]\n')
+    team = parse_team_config(
+        '[[categorize.rules]]\ncategory = "topic"\npattern = "zebra"\nweight = 5.0\nroles = ["user"]\n'
+    )
     assert score_messages([u("zebra crossing")], team).get("topic", 0) > 0
     assert score_messages([a("zebra crossing")], team).get("topic", 0) == 0
 
@@ -336,7 +395,7 @@ def test_negative_rule_weight_counts_against() -> None:
 
 
 def test_documented_config_example_parses() -> None:
-    import smriti.taxonomy as taxonomy
+    import smriti.digest.taxonomy as taxonomy
 
     doc = taxonomy.__doc__ or ""
     block = doc[doc.index("    [categorize]") : doc.index("Why `[categorize]`")]
@@ -347,8 +406,14 @@ def test_documented_config_example_parses() -> None:
 
 def test_edits_choose_fix_over_investigation() -> None:
     prompt = u("the csv export shows wrong totals for refunded orders")
-    look = [call("Bash", "pytest tests/test_export.py -q", command="pytest tests/test_export.py -q"), res("1 failed, 9 passed in 0.3s")]
-    edit = [call("Edit", "export.py", file_path="export.py", old_string="a", new_string="b"), res("The file export.py has been updated.", "Edit")]
+    look = [
+        call("Bash", "pytest tests/test_export.py -q", command="pytest tests/test_export.py -q"),
+        res("1 failed, 9 passed in 0.3s"),
+    ]
+    edit = [
+        call("Edit", "export.py", file_path="export.py", old_string="a", new_string="b"),
+        res("The file export.py has been updated.", "Edit"),
+    ]
     fixed = decide(score_messages([prompt, *look, *edit, *edit]))
     assert fixed.category == "bug/fix"
     assert decide(score_messages([prompt, *look])).category != "bug/fix"
@@ -395,7 +460,10 @@ def test_fingerprint_tracks_the_settings() -> None:
         ('[[categorize.categories]]\nid = "ops"\ncolour = "red"\n', ["unknown key", "colour"]),
         ('[[categorize.rules]]\ncategory = "nope"\npattern = "x"\n', ["#1", "'nope'", "not a known category"]),
         ('[[categorize.rules]]\ncategory = "bug"\n', ["pattern must be"]),
-        ('[[categorize.rules]]\ncategory = "bug"\npattern = "(?i)\\\\bhotfix("\n', ["line 1", "'bug'", "not a valid regular expression", "missing )"]),
+        (
+            '[[categorize.rules]]\ncategory = "bug"\npattern = "(?i)\\\\bhotfix("\n',
+            ["line 1", "'bug'", "not a valid regular expression", "missing )"],
+        ),
         ('[[categorize.rules]]\ncategory = "bug"\npattern = "(a+)+$"\n', ["nests quantifiers"]),
         ('[[categorize.rules]]\ncategory = "bug"\npattern = "x?"\n', ["matches empty text"]),
         ('[[categorize.rules]]\ncategory = "bug"\npattern = "' + "x" * 600 + '"\n', ["at most 500"]),
@@ -440,14 +508,18 @@ def test_deterministic_across_calls_and_fresh_settings() -> None:
     assert score_messages(session) == score_messages(list(session))
 
 
-texts = st.text(max_size=300) | st.sampled_from([TRACE, "let's go with X because", "```\ncode\n```", "<system-reminder>x", ""])
+texts = st.text(max_size=300) | st.sampled_from(
+    [TRACE, "let's go with X because", "```\ncode\n```", "<system-reminder>x", ""]
+)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3),
     max_leaves=8,
 )
 messages = st.builds(
-    lambda role, kind, text, tool, inp, files, n: Message(role, text, kind, f"k{n}", tool_name=tool, tool_input=inp, files=files),
+    lambda role, kind, text, tool, inp, files, n: Message(
+        role, text, kind, f"k{n}", tool_name=tool, tool_input=inp, files=files
+    ),
     st.sampled_from(ROLES),
     st.sampled_from(KINDS),
     texts,

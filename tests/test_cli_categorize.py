@@ -14,10 +14,25 @@ ALEMBIC = "9b2f4d61-8c3a-4e7f-a1b2-c3d4e5f60718"
 
 
 def line(kind: str, uuid: str, text: str, session: str, cwd: str, parent: str | None = None) -> str:
-    msg = {"role": "user", "content": text} if kind == "user" else {
-        "id": "msg_" + uuid, "role": "assistant", "content": [{"type": "text", "text": text}]}  # fmt: skip
-    return json.dumps({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": session, "cwd": cwd,
-                       "timestamp": "2026-11-01T10:00:00Z", "message": msg}) + "\n"  # fmt: skip
+    msg = (
+        {"role": "user", "content": text}
+        if kind == "user"
+        else {"id": "msg_" + uuid, "role": "assistant", "content": [{"type": "text", "text": text}]}
+    )
+    return (
+        json.dumps(
+            {
+                "type": kind,
+                "uuid": uuid,
+                "parentUuid": parent,
+                "sessionId": session,
+                "cwd": cwd,
+                "timestamp": "2026-11-01T10:00:00Z",
+                "message": msg,
+            }
+        )
+        + "\n"
+    )
 
 
 def test_ingest_categorizes_and_distills(runner) -> None:
@@ -55,7 +70,11 @@ def test_a_manual_tag_survives_recategorization_and_reingest(runner, tmp_path: P
     invoke_json(runner, "categorize", "--all")
     f = next(copy.rglob(f"{POOL}.jsonl"))
     with f.open("a") as fh:  # the session grows: re-ingest re-categorizes it
-        fh.write(line("user", "extra-1", "one more traceback: psycopg_pool.PoolTimeout again", POOL, "/home/dev/payments-api"))
+        fh.write(
+            line(
+                "user", "extra-1", "one more traceback: psycopg_pool.PoolTimeout again", POOL, "/home/dev/payments-api"
+            )
+        )
     assert invoke_json(runner, "ingest", "--path", str(copy))["messages_added"] == 1
     assert invoke_json(runner, "show", POOL)["category"] == "topic/learning"
     assert [s["native_id"] for s in invoke_json(runner, "sessions", "--category", "topic")] == [POOL]
@@ -92,8 +111,8 @@ def test_team_config_categories_and_rules_take_effect(runner, tmp_path: Path) ->
     (repo / ".smriti").mkdir()
     (repo / ".smriti" / "config.toml").write_text(
         "[categorize]\n"
-        "[[categorize.categories]]\nid = \"ops\"\nkeywords = [\"runbook\"]\n"
-        "[[categorize.categories]]\nid = \"ops/incident\"\nkeywords = [\"outage\", \"postmortem\", \"pager\"]\n"
+        '[[categorize.categories]]\nid = "ops"\nkeywords = ["runbook"]\n'
+        '[[categorize.categories]]\nid = "ops/incident"\nkeywords = ["outage", "postmortem", "pager"]\n'
         "[[categorize.rules]]\ncategory = \"ops/incident\"\npattern = '(?i)\\bsev-?[12]\\b'\nweight = 4.0\n"
     )
     t = tmp_path / "t"
@@ -111,7 +130,9 @@ def test_a_broken_team_config_is_a_warning_not_a_failure(runner, tmp_path: Path)
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / ".smriti").mkdir()
-    (repo / ".smriti" / "config.toml").write_text("[categorize]\n[[categorize.rules]]\ncategory = \"bug\"\npattern = \"(unclosed\"\n")
+    (repo / ".smriti" / "config.toml").write_text(
+        '[categorize]\n[[categorize.rules]]\ncategory = "bug"\npattern = "(unclosed"\n'
+    )
     t = tmp_path / "t"
     t.mkdir()
     (t / "s.jsonl").write_text(line("user", "b1", "fix the null pointer exception in the parser", "s", str(repo)))
@@ -128,10 +149,13 @@ def test_a_newer_session_on_the_same_ground_supersedes_the_older(runner, tmp_pat
     for sid, day in (("z-old", "2026-10-01"), ("a-new", "2026-11-01")):
         (t / f"{sid}.jsonl").write_text(
             line("user", f"{sid}-1", text, sid, "/w/shop").replace("2026-11-01T10:00:00Z", f"{day}T10:00:00Z")
-            + line("assistant", f"{sid}-2", "Fixed the bug: the validator was undefined.", sid, "/w/shop", f"{sid}-1")
-            .replace("2026-11-01T10:00:00Z", f"{day}T10:01:00Z")
+            + line(
+                "assistant", f"{sid}-2", "Fixed the bug: the validator was undefined.", sid, "/w/shop", f"{sid}-1"
+            ).replace("2026-11-01T10:00:00Z", f"{day}T10:01:00Z")
         )
-    (t / "other.jsonl").write_text(line("user", "o-1", "fix the flaky websocket reconnect bug in chat", "other", "/w/shop"))
+    (t / "other.jsonl").write_text(
+        line("user", "o-1", "fix the flaky websocket reconnect bug in chat", "other", "/w/shop")
+    )
     invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(t))
     new, old = invoke_json(runner, "show", "a-new"), invoke_json(runner, "show", "z-old")
     assert new["category"] == old["category"]

@@ -13,20 +13,31 @@ from pathlib import Path
 
 import apsw
 import pytest
-
 from conftest import EXAMPLES, SHARED_FIXTURES, claude_tree, invoke, invoke_json, run_smriti
 
 EX = str(EXAMPLES / "claude-code")
 
 
 def line(kind: str, uuid: str, text: str, session: str = "s-1", parent: str | None = None, cwd: str = "/w/proj") -> str:
-    base = {"parentUuid": parent, "isSidechain": False, "cwd": cwd, "sessionId": session, "version": "2.1.40",
-            "uuid": uuid, "timestamp": "2026-11-01T10:00:00.000Z", "type": kind}  # fmt: skip
+    base = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "cwd": cwd,
+        "sessionId": session,
+        "version": "2.1.40",
+        "uuid": uuid,
+        "timestamp": "2026-11-01T10:00:00.000Z",
+        "type": kind,
+    }
     if kind == "user":
         base["message"] = {"role": "user", "content": text}
     else:
-        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x",
-                           "content": [{"type": "text", "text": text}]}  # fmt: skip
+        base["message"] = {
+            "id": "msg_" + uuid,
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [{"type": "text", "text": text}],
+        }
     return json.dumps(base) + "\n"
 
 
@@ -50,7 +61,9 @@ def test_reingest_adds_nothing_and_leaves_files_untouched(runner) -> None:
 
 def test_search_filters_project_and_agent(runner) -> None:
     invoke_json(runner, "ingest", "--path", EX)
-    assert [h["project"] for h in invoke_json(runner, "search", "test", "--project", "web-frontend")] == ["web-frontend"]
+    assert [h["project"] for h in invoke_json(runner, "search", "test", "--project", "web-frontend")] == [
+        "web-frontend"
+    ]
     assert invoke_json(runner, "search", "flaky checkout", "--project", "payments-api") == []
     assert invoke_json(runner, "search", "flaky checkout", "--agent", "claude-code")[0]["project"] == "web-frontend"
     bad = invoke(runner, "search", "x", "--agent", "nope", expect=1)
@@ -61,7 +74,16 @@ def test_sessions_and_show(runner) -> None:
     invoke_json(runner, "ingest", "--path", EX)
     rows = invoke_json(runner, "sessions", "--limit", "2")
     assert [r["title"] for r in rows] == ["Fix flaky checkout page test", "Choose a migration tool for payments-api"]
-    assert set(rows[0]) >= {"session_id", "native_id", "agent", "project", "title", "started_at", "messages", "category"}
+    assert set(rows[0]) >= {
+        "session_id",
+        "native_id",
+        "agent",
+        "project",
+        "title",
+        "started_at",
+        "messages",
+        "category",
+    }
     shown = invoke_json(runner, "show", rows[1]["session_id"][:8])
     assert shown["native_id"] == "9b2f4d61-8c3a-4e7f-a1b2-c3d4e5f60718"
     assert [m["kind"] for m in shown["messages_list"]][:2] == ["prompt", "response"]
@@ -101,7 +123,9 @@ def test_default_roots_from_home_and_claude_config_dir(runner, isolated_env: Pat
 def test_appended_transcript_ingests_only_new_lines(runner, tmp_path: Path) -> None:
     f = tmp_path / "proj" / "s-1.jsonl"
     f.parent.mkdir()
-    f.write_text(line("user", "u1", "how do I rotate the signing keys") + line("assistant", "a1", "use the rotate command"))
+    f.write_text(
+        line("user", "u1", "how do I rotate the signing keys") + line("assistant", "a1", "use the rotate command")
+    )
     first = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(f))
     assert first["messages_added"] == 2
     with f.open("a") as fh:
@@ -111,8 +135,10 @@ def test_appended_transcript_ingests_only_new_lines(runner, tmp_path: Path) -> N
     assert (second["messages_added"], second["errors"]) == (1, [])
     assert second["warnings"] and "still being written" in second["warnings"][0]["error"]
     with f.open("a") as fh:
-        fh.write('age": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "yes, revoke"}]}, '
-                 '"sessionId": "s-1", "timestamp": "2026-11-01T10:01:00Z"}\n')  # fmt: skip
+        fh.write(
+            'age": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "yes, revoke"}]}, '
+            '"sessionId": "s-1", "timestamp": "2026-11-01T10:01:00Z"}\n'
+        )
     third = invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(f))
     assert (third["messages_added"], third["errors"]) == (1, [])
     assert invoke_json(runner, "show", "s-1")["messages"] == 4
@@ -132,7 +158,9 @@ def test_bad_input_is_reported_and_the_rest_is_ingested(runner, tmp_path: Path) 
     (d / "empty.jsonl").write_bytes(b"")
     (d / "huge.jsonl").write_bytes(
         line("user", "h1", "before the huge line zeppelin", session="huge").encode()
-        + b'{"type": "user", "pad": "' + b"x" * (5 * 1024 * 1024) + b'"}\n'
+        + b'{"type": "user", "pad": "'
+        + b"x" * (5 * 1024 * 1024)
+        + b'"}\n'
         + line("assistant", "h2", "after the huge line", session="huge").encode()
     )
     (d / "dir-like.jsonl").mkdir()
@@ -149,7 +177,11 @@ def test_bad_input_is_reported_and_the_rest_is_ingested(runner, tmp_path: Path) 
     out = json.loads(result.stdout)
     errors = {(Path(e["path"]).name, e.get("line"), e["error"]) for e in out["errors"]}
     expected = {
-        ("mixed.jsonl", 2, "malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped"),
+        (
+            "mixed.jsonl",
+            2,
+            "malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped",
+        ),
         ("mixed.jsonl", 3, "line is a JSON string, not an object; skipped"),
         ("mixed.jsonl", 4, "line is a JSON array, not an object; skipped"),
         ("mixed.jsonl", 5, "line is a JSON number, not an object; skipped"),
@@ -165,7 +197,9 @@ def test_bad_input_is_reported_and_the_rest_is_ingested(runner, tmp_path: Path) 
     assert out["messages_added"] >= 5
     shown = invoke_json(runner, "show", "mixed")
     assert [m["text"] for m in shown["messages_list"]] == [
-        "valid prompt about kafka consumers", "valid answer about consumer groups"]  # fmt: skip
+        "valid prompt about kafka consumers",
+        "valid answer about consumer groups",
+    ]
     assert invoke_json(runner, "show", "huge")["messages"] == 2
     assert invoke_json(runner, "search", "zeppelin")[0]["native_id"] == "huge"
 
@@ -221,23 +255,49 @@ def test_bad_user_config_is_a_clear_error(runner, data_dir: Path) -> None:
 
 def test_a_killed_ingest_leaves_a_consistent_store(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
-    subprocess.run([sys.executable, str(Path(__file__).parent.parent / "benchmarks" / "corpus.py"), str(corpus),
-                    "--sessions", "300", "--seed", "3"], check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).parent.parent / "benchmarks" / "corpus.py"),
+            str(corpus),
+            "--sessions",
+            "300",
+            "--seed",
+            "3",
+        ],
+        check=True,
+        capture_output=True,
+    )
     env = {"SMRITI_HOME": str(tmp_path / "killed")}
     exe = shutil.which("smriti", path=str(Path(sys.executable).parent)) or "smriti"
-    proc = subprocess.Popen([exe, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"],
-                            env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [exe, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"],
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(1.0)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     finish = run_smriti("ingest", "--agent", "claude-code", "--path", str(corpus), "--json", env=env)
     assert finish.returncode == 0, finish.stderr
-    clean = run_smriti("ingest", "--agent", "claude-code", "--path", str(corpus), "--json",
-                       env={"SMRITI_HOME": str(tmp_path / "clean")})  # fmt: skip
+    clean = run_smriti(
+        "ingest",
+        "--agent",
+        "claude-code",
+        "--path",
+        str(corpus),
+        "--json",
+        env={"SMRITI_HOME": str(tmp_path / "clean")},
+    )
     a = json.loads(run_smriti("status", "--json", env=env).stdout)
     b = json.loads(run_smriti("status", "--json", env={"SMRITI_HOME": str(tmp_path / "clean")}).stdout)
     assert (a["sessions"], a["messages"], a["index_docs"], a["pending_index"]) == (
-        b["sessions"], b["messages"], b["index_docs"], 0)  # fmt: skip
+        b["sessions"],
+        b["messages"],
+        b["index_docs"],
+        0,
+    )
     conn = apsw.Connection(str(tmp_path / "killed" / "smriti.db"))
     assert conn.execute("pragma integrity_check").fetchone()[0] == "ok"
     assert clean.returncode == 0

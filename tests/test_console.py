@@ -8,8 +8,8 @@ import sys
 
 import click
 import pytest
-
 from conftest import invoke, run_smriti
+
 from smriti.cli import cli
 
 LEAN_CHECK = """

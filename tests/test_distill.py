@@ -6,9 +6,21 @@ import itertools
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
-from smriti.distill import LINE_MAX, SUMMARY_LINES, TITLE_MAX, UNTITLED, Entities, entities, strip_injected, summary, title
+from smriti.digest.distill import (
+    LINE_MAX,
+    SUMMARY_LINES,
+    TITLE_MAX,
+    UNTITLED,
+    Entities,
+    entities,
+    strip_injected,
+    summary,
+    title,
+)
 from smriti.models import KINDS, ROLES, Message, Session
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "claude-code"
@@ -24,7 +36,15 @@ def a(text: str) -> Message:
 
 
 def call(tool: str, summary_: str = "", files: tuple[str, ...] = (), **tool_input) -> Message:
-    return Message("assistant", f"{tool}: {summary_}", "tool_call", f"k{next(_keys)}", tool_name=tool, tool_input=tool_input, files=files)
+    return Message(
+        "assistant",
+        f"{tool}: {summary_}",
+        "tool_call",
+        f"k{next(_keys)}",
+        tool_name=tool,
+        tool_input=tool_input,
+        files=files,
+    )
 
 
 def res(text: str, tool: str | None = "Bash") -> Message:
@@ -44,28 +64,43 @@ def injected(text: str) -> Message:
         ("Can you find out why the connection pool is exhausted?", "Find out why the connection pool is exhausted"),
         ("please add a --dry-run flag to the sync command", "Add a --dry-run flag to the sync command"),
         ("hey, could you help me write a bug report for the mobile team?", "Write a bug report for the mobile team"),
-        ("I want you to refactor orders/service.py into smaller functions.", "Refactor orders/service.py into smaller functions"),
+        (
+            "I want you to refactor orders/service.py into smaller functions.",
+            "Refactor orders/service.py into smaller functions",
+        ),
         # the request sentence, not the pasted log before it
         (
             'The API returns 500s under load:\n\nTraceback (most recent call last):\n  File "app.py", line 3, in <module>\n'
             "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec\n\nCan you fix the pool exhaustion?",
             "Fix the pool exhaustion",
         ),
-        ("```python\nprint('hi')\n```\nwhy does this print twice in the REPL?", "Why does this print twice in the REPL"),
+        (
+            "```python\nprint('hi')\n```\nwhy does this print twice in the REPL?",
+            "Why does this print twice in the REPL",
+        ),
         (
             "<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n"
             "<command-args>the retry changes in http/client.py</command-args>",
             "The retry changes in http/client.py",
         ),
-        ("<system-reminder>Remember the todo list.</system-reminder>Upgrade numpy to 2.1 please", "Upgrade numpy to 2.1"),
-        ('<smriti-context source="recall">old notes: fix the cache</smriti-context>\nrename the user model to account', "Rename the user model to account"),
+        (
+            "<system-reminder>Remember the todo list.</system-reminder>Upgrade numpy to 2.1 please",
+            "Upgrade numpy to 2.1",
+        ),
+        (
+            '<smriti-context source="recall">old notes: fix the cache</smriti-context>\nrename the user model to account',
+            "Rename the user model to account",
+        ),
         (
             "    at Object.<anonymous> (/app/index.js:3:9)\n    at Module._compile (node:internal/modules/cjs/loader:1256:14)\n"
             "TypeError: x is not a function\nfix this crash in the import script",
             "Fix this crash in the import script",
         ),
         # a vague request borrows the sentence that says what it is about
-        ("can you review PR #412? it adds retries to our http client", "Review PR #412: it adds retries to our http client"),
+        (
+            "can you review PR #412? it adds retries to our http client",
+            "Review PR #412: it adds retries to our http client",
+        ),
     ],
 )
 def test_title_is_the_cleaned_request(prompt: str, expected: str) -> None:
@@ -91,12 +126,20 @@ def prompt_words_intact(t: str, original: str) -> bool:
 
 
 def test_title_skips_greetings_and_injected_messages() -> None:
-    msgs = [injected("<local-command-stdout>ok</local-command-stdout>"), u("hi"), a("Hello!"), u("bump django to 5.0 and fix whatever breaks")]
+    msgs = [
+        injected("<local-command-stdout>ok</local-command-stdout>"),
+        u("hi"),
+        a("Hello!"),
+        u("bump django to 5.0 and fix whatever breaks"),
+    ]
     assert title(msgs) == "Bump django to 5.0 and fix whatever breaks"
 
 
 def test_title_falls_back_to_the_agents_title() -> None:
-    assert title([a("I looked at the logs.")], agent_title="Fix connection pool exhaustion") == "Fix connection pool exhaustion"
+    assert (
+        title([a("I looked at the logs.")], agent_title="Fix connection pool exhaustion")
+        == "Fix connection pool exhaustion"
+    )
     assert title([u("hi")], agent_title="Fix the pool") == "Fix the pool"
     assert title([u("hi")]) == "Hi"
     assert title([]) == UNTITLED
@@ -114,14 +157,22 @@ def test_strip_injected() -> None:
 # --- summary ------------------------------------------------------------------------------------------
 
 POOL_SESSION = [
-    u("The payments API returns 500s under load: psycopg_pool.PoolTimeout. Can you find out why the connection pool is exhausted?"),
+    u(
+        "The payments API returns 500s under load: psycopg_pool.PoolTimeout. Can you find out why the connection pool is exhausted?"
+    ),
     call("Read", "src/db/pool.py", file_path="src/db/pool.py"),
     res("def get_conn():\n    conn = pool.getconn()\n    return conn", "Read"),
     a(
         "Found it: get_conn() takes a connection but the error path never calls pool.putconn(), so every failed charge leaks a "
         "connection. I'll switch callers to the context manager."
     ),
-    call("Edit", "src/db/pool.py", file_path="src/db/pool.py", old_string="conn = pool.getconn()", new_string="with pool.connection() as conn:"),
+    call(
+        "Edit",
+        "src/db/pool.py",
+        file_path="src/db/pool.py",
+        old_string="conn = pool.getconn()",
+        new_string="with pool.connection() as conn:",
+    ),
     res("The file src/db/pool.py has been updated.", "Edit"),
     call("Bash", "pytest tests/test_pool.py -q", command="pytest tests/test_pool.py -q"),
     res("....\n4 passed in 0.41s"),
@@ -148,17 +199,24 @@ def test_summary_has_goal_finding_decision_and_outcome() -> None:
 def test_summary_picks_the_decision_sentence() -> None:
     msgs = [
         u("Should we use Alembic or plain SQL files for migrations?"),
-        a("Alembic autogenerates migrations from the models. Plain SQL files are simpler to review. Both work with blue-green deploys."),
+        a(
+            "Alembic autogenerates migrations from the models. Plain SQL files are simpler to review. Both work with blue-green deploys."
+        ),
         a("Let's go with Alembic because the team already uses SQLAlchemy models and autogenerate catches drift."),
         a("I ran alembic init and committed the skeleton."),
     ]
     decided = [x for x in summary(msgs) if x.startswith("Decided: ")]
-    assert decided == ["Decided: Let's go with Alembic because the team already uses SQLAlchemy models and autogenerate catches drift."]
+    assert decided == [
+        "Decided: Let's go with Alembic because the team already uses SQLAlchemy models and autogenerate catches drift."
+    ]
 
 
 def test_summary_bounds_and_determinism() -> None:
     long = "We decided to " + "really " * 80 + "pin the version because it broke."
-    msgs = [u("fix the build"), *[a(f"The root cause was step {i}. Fixed it and tests pass now. {long}") for i in range(40)]]
+    msgs = [
+        u("fix the build"),
+        *[a(f"The root cause was step {i}. Fixed it and tests pass now. {long}") for i in range(40)],
+    ]
     lines = summary(msgs)
     assert 1 <= len(lines) <= SUMMARY_LINES
     assert all(len(x) <= LINE_MAX for x in lines)
@@ -186,7 +244,10 @@ def test_files_from_tool_inputs_and_message_files() -> None:
     msgs = [
         call("Edit", "a.py", file_path="src/a.py", old_string="x", new_string="y"),
         call("Write", "b.ts", files=("web/b.ts",), file_path="web/b.ts", content="export {}"),
-        call("apply_patch", input="*** Begin Patch\n*** Update File: lib/c.rb\n@@\n-x\n+y\n*** Add File: lib/d.rb\n+z\n*** End Patch"),
+        call(
+            "apply_patch",
+            input="*** Begin Patch\n*** Update File: lib/c.rb\n@@\n-x\n+y\n*** Add File: lib/d.rb\n+z\n*** End Patch",
+        ),
         call("Grep", "src", files=("src",), pattern="TODO", path="src"),  # a search root, not a file touched
         Message("assistant", "edited", "response", "r1", files=("docs/e.md",)),
         call("Edit", "a.py", file_path="src/a.py", old_string="y", new_string="z"),
@@ -203,19 +264,33 @@ def test_commands_from_shell_like_tools() -> None:
         call("Read", file_path="x.py"),
         call("Bash", command="npm test -- upload"),
     ]
-    assert entities(msgs).commands == ("npm test -- upload", "cargo build --release", "git status --short", "python - <<'EOF'")
+    assert entities(msgs).commands == (
+        "npm test -- upload",
+        "cargo build --release",
+        "git status --short",
+        "python - <<'EOF'",
+    )
 
 
 @pytest.mark.parametrize(
     ("output", "signature"),
     [
-        ('Traceback (most recent call last):\n  File "x.py", line 1\nKeyError: \'XOF\'', "KeyError: 'XOF'"),
+        ("Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'XOF'", "KeyError: 'XOF'"),
         ("Uncaught TypeError: x is not a function\n    at main (app.js:3:9)", "TypeError: x is not a function"),
-        ("psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec", "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec"),
-        ('Exception in thread "main" java.lang.IllegalStateException: pool closed', "java.lang.IllegalStateException: pool closed"),
+        (
+            "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec",
+            "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec",
+        ),
+        (
+            'Exception in thread "main" java.lang.IllegalStateException: pool closed',
+            "java.lang.IllegalStateException: pool closed",
+        ),
         ("error[E0382]: borrow of moved value: `s`\n --> src/main.rs:4:20", "error[E0382]: borrow of moved value: `s`"),
         ("src/a.tsx(41,30): error TS2531: Object is possibly 'null'.", "TS2531: Object is possibly 'null'"),
-        ("goroutine 1 [running]:\npanic: runtime error: index out of range [3] with length 3", "panic: runtime error: index out of range [3] with length 3"),
+        (
+            "goroutine 1 [running]:\npanic: runtime error: index out of range [3] with length 3",
+            "panic: runtime error: index out of range [3] with length 3",
+        ),
         ("npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree", "npm ERR! code ERESOLVE"),
         ("Error: connect ECONNREFUSED 127.0.0.1:5432", "Error: connect ECONNREFUSED 127.0.0.1:5432"),
         ("E       AssertionError: assert 'a' == 'b'", "AssertionError: assert 'a' == 'b'"),
@@ -241,7 +316,10 @@ def test_error_mentions_in_code_and_prose_are_not_errors() -> None:
         ("bump Django from 4.2 to 5.0", ("Django", "5.0", "Django 5.0")),
         ("  - Updating urllib3 (1.26.15 -> 1.26.18)", ("urllib3", "1.26.18", "urllib3==1.26.18")),
         ("Successfully installed fastapi-0.111.0 starlette-0.37.2", ("fastapi", "0.111.0", "fastapi==0.111.0")),
-        ("require github.com/jackc/pgx/v5 v5.5.4", ("github.com/jackc/pgx/v5", "v5.5.4", "github.com/jackc/pgx/v5 v5.5.4")),
+        (
+            "require github.com/jackc/pgx/v5 v5.5.4",
+            ("github.com/jackc/pgx/v5", "v5.5.4", "github.com/jackc/pgx/v5 v5.5.4"),
+        ),
     ],
 )
 def test_libraries_and_versions(text: str, expected: tuple[str, str, str]) -> None:
@@ -251,8 +329,18 @@ def test_libraries_and_versions(text: str, expected: tuple[str, str, str]) -> No
 
 def test_libraries_pinned_in_manifest_edits() -> None:
     msgs = [
-        call("Edit", file_path="package.json", old_string='"react": "^17.0.2"', new_string='"react": "^18.2.0",\n    "version": "1.0.0"'),
-        call("Edit", file_path="Cargo.toml", old_string="", new_string='serde = { version = "1.0.197", features = ["derive"] }\ntokio = "1.36"'),
+        call(
+            "Edit",
+            file_path="package.json",
+            old_string='"react": "^17.0.2"',
+            new_string='"react": "^18.2.0",\n    "version": "1.0.0"',
+        ),
+        call(
+            "Edit",
+            file_path="Cargo.toml",
+            old_string="",
+            new_string='serde = { version = "1.0.197", features = ["derive"] }\ntokio = "1.36"',
+        ),
         call("Edit", file_path="src/app.py", old_string="", new_string='if version == "2.1.0": requests==2.31.0'),
     ]
     assert [x.text for x in entities(msgs).libraries] == ["react@^18.2.0", "serde 1.0.197", "tokio 1.36"]
@@ -276,7 +364,10 @@ def test_commits() -> None:
 
 
 def test_urls() -> None:
-    msgs = [u("see https://github.com/psycopg/psycopg/issues/123, and (https://docs.python.org/3/library/re.html)."), a("Also http://localhost:8000/health.")]
+    msgs = [
+        u("see https://github.com/psycopg/psycopg/issues/123, and (https://docs.python.org/3/library/re.html)."),
+        a("Also http://localhost:8000/health."),
+    ]
     assert entities(msgs).urls == (
         "https://github.com/psycopg/psycopg/issues/123",
         "https://docs.python.org/3/library/re.html",
@@ -285,7 +376,10 @@ def test_urls() -> None:
 
 
 def test_injected_context_gives_no_entities() -> None:
-    assert entities([injected("<smriti-context>see https://x.example.com/a and KeyError: 'boom'</smriti-context>")]) == Entities()
+    assert (
+        entities([injected("<smriti-context>see https://x.example.com/a and KeyError: 'boom'</smriti-context>")])
+        == Entities()
+    )
 
 
 def test_entities_to_dict() -> None:
@@ -316,15 +410,31 @@ def test_example_sessions() -> None:
 # --- robustness ---------------------------------------------------------------------------------------
 
 texts = st.text(max_size=400) | st.sampled_from(
-    ["```\nunclosed", "<smriti-context>", "Traceback (most recent call last):\nKeyError: 'x'", "a@1.2.3 b==4.5", "commit abc1234", ""]
+    [
+        "```\nunclosed",
+        "<smriti-context>",
+        "Traceback (most recent call last):\nKeyError: 'x'",
+        "a@1.2.3 b==4.5",
+        "commit abc1234",
+        "",
+    ]
 )
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["command", "cmd", "file_path", "path", "paths", "input", "content"]) | st.text(max_size=8), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["command", "cmd", "file_path", "path", "paths", "input", "content"]) | st.text(max_size=8),
+            inner,
+            max_size=3,
+        )
+    ),
     max_leaves=8,
 )
 messages = st.builds(
-    lambda role, kind, text, tool, inp, files, n: Message(role, text, kind, f"k{n}", tool_name=tool, tool_input=inp, files=files),
+    lambda role, kind, text, tool, inp, files, n: Message(
+        role, text, kind, f"k{n}", tool_name=tool, tool_input=inp, files=files
+    ),
     st.sampled_from(ROLES),
     st.sampled_from(KINDS),
     texts,

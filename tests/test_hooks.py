@@ -12,9 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, run_smriti
-from smriti import hookio, hooklog, hookserver
+
+from smriti.hooks import log as hooklog
+from smriti.hooks import protocol
+from smriti.hooks import server as hookserver
 
 CWD = "/home/dev/payments-api"
 POOL_SESSION = "6c0e2a4e-1b7d-4c61-9d1e-3a5f7b9c2d10"
@@ -26,8 +28,16 @@ UNRELATED_PROMPT = "Write a haiku about autumn leaves falling on a quiet lake"
 def _hook_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path):
     monkeypatch.setenv("SMRITI_HOOK_SERVER_IDLE", "60")  # a server a test leaves behind dies soon
     monkeypatch.setenv("SMRITI_RECORD_DELAY", "0.05")
-    for var in ("CURSOR_VERSION", "CURSOR_PROJECT_DIR", "CURSOR_TRANSCRIPT_PATH", "CLAUDE_PROJECT_DIR", "GEMINI_CWD",
-                "GEMINI_PROJECT_DIR", "SMRITI_HOOK_SERVER", "SMRITI_HOOK_TIMEOUT"):  # fmt: skip
+    for var in (
+        "CURSOR_VERSION",
+        "CURSOR_PROJECT_DIR",
+        "CURSOR_TRANSCRIPT_PATH",
+        "CLAUDE_PROJECT_DIR",
+        "GEMINI_CWD",
+        "GEMINI_PROJECT_DIR",
+        "SMRITI_HOOK_SERVER",
+        "SMRITI_HOOK_TIMEOUT",
+    ):
         monkeypatch.delenv(var, raising=False)
     yield
     _wait_for_recorders(data_dir)
@@ -38,15 +48,24 @@ def _env(home: Path, data: Path, **extra: str) -> dict[str, str]:
     return {"SMRITI_HOME": str(data), "HOME": str(home), **extra}
 
 
-def hook(agent: str, event: str, payload: dict | str, home: Path, data: Path, **extra: str) -> subprocess.CompletedProcess:
+def hook(
+    agent: str, event: str, payload: dict | str, home: Path, data: Path, **extra: str
+) -> subprocess.CompletedProcess:
     stdin = payload if isinstance(payload, str) else json.dumps(payload)
     return run_smriti("hook", agent, event, stdin=stdin, env=_env(home, data, **extra))
 
 
 @pytest.fixture
 def store(isolated_env: Path, data_dir: Path) -> Path:
-    proc = run_smriti("ingest", "--agent", "claude-code", "--path", str(EXAMPLES / "claude-code"), "-q",
-                      env=_env(isolated_env, data_dir))  # fmt: skip
+    proc = run_smriti(
+        "ingest",
+        "--agent",
+        "claude-code",
+        "--path",
+        str(EXAMPLES / "claude-code"),
+        "-q",
+        env=_env(isolated_env, data_dir),
+    )
     assert proc.returncode == 0, proc.stderr
     return data_dir
 
@@ -66,29 +85,66 @@ def _context(proc: subprocess.CompletedProcess) -> str:
 
 
 def claude_prompt(prompt: str, sid: str = "11111111-aaaa-4bbb-8ccc-000000000001") -> dict:
-    return {"session_id": sid, "transcript_path": f"/home/dev/.claude/projects/-home-dev-payments-api/{sid}.jsonl",
-            "cwd": CWD, "permission_mode": "default", "hook_event_name": "UserPromptSubmit", "prompt": prompt}  # fmt: skip
+    return {
+        "session_id": sid,
+        "transcript_path": f"/home/dev/.claude/projects/-home-dev-payments-api/{sid}.jsonl",
+        "cwd": CWD,
+        "permission_mode": "default",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }
 
 
 def codex_prompt(prompt: str, sid: str = "019a1111-2222-7333-8444-555566667777") -> dict:
-    return {"session_id": sid, "turn_id": "1", "transcript_path": None, "cwd": CWD, "hook_event_name": "UserPromptSubmit",
-            "model": "gpt-5.1-codex", "permission_mode": "default", "prompt": prompt}  # fmt: skip
+    return {
+        "session_id": sid,
+        "turn_id": "1",
+        "transcript_path": None,
+        "cwd": CWD,
+        "hook_event_name": "UserPromptSubmit",
+        "model": "gpt-5.1-codex",
+        "permission_mode": "default",
+        "prompt": prompt,
+    }
 
 
 def gemini_prompt(prompt: str, sid: str = "gem-0001") -> dict:
-    return {"session_id": sid, "transcript_path": f"/home/dev/.gemini/tmp/x/chats/session-{sid}.json", "cwd": CWD,
-            "hook_event_name": "BeforeAgent", "timestamp": "2026-11-21T10:00:00.000Z", "prompt": prompt}  # fmt: skip
+    return {
+        "session_id": sid,
+        "transcript_path": f"/home/dev/.gemini/tmp/x/chats/session-{sid}.json",
+        "cwd": CWD,
+        "hook_event_name": "BeforeAgent",
+        "timestamp": "2026-11-21T10:00:00.000Z",
+        "prompt": prompt,
+    }
 
 
 def cline_prompt(prompt: str, task: str = "1763712000000") -> dict:
-    return {"clineVersion": "3.40.0", "hookName": "UserPromptSubmit", "timestamp": "1763712000000", "taskId": task,
-            "workspaceRoots": [CWD], "userId": "u1", "userPromptSubmit": {"prompt": prompt, "attachments": []}}  # fmt: skip
+    return {
+        "clineVersion": "3.40.0",
+        "hookName": "UserPromptSubmit",
+        "timestamp": "1763712000000",
+        "taskId": task,
+        "workspaceRoots": [CWD],
+        "userId": "u1",
+        "userPromptSubmit": {"prompt": prompt, "attachments": []},
+    }
 
 
 def cursor_session_start(conversation: str = "c0ffee00-1111-2222-3333-444455556666") -> dict:
-    return {"conversation_id": conversation, "generation_id": "g1", "model": "claude-sonnet-4-5", "hook_event_name": "sessionStart",
-            "cursor_version": "2.1.0", "workspace_roots": [CWD], "user_email": "dev@example.com", "transcript_path": None,
-            "session_id": conversation, "is_background_agent": False, "composer_mode": "agent"}  # fmt: skip
+    return {
+        "conversation_id": conversation,
+        "generation_id": "g1",
+        "model": "claude-sonnet-4-5",
+        "hook_event_name": "sessionStart",
+        "cursor_version": "2.1.0",
+        "workspace_roots": [CWD],
+        "user_email": "dev@example.com",
+        "transcript_path": None,
+        "session_id": conversation,
+        "is_background_agent": False,
+        "composer_mode": "agent",
+    }
 
 
 def _wait_for_server(data: Path, timeout: float = 30) -> None:
@@ -120,18 +176,25 @@ def test_prompt_about_an_earlier_topic_gets_that_session(store: Path, isolated_e
     assert log[-1]["session"] == "11111111-aaaa-4bbb-8ccc-000000000001" and log[-1]["cwd"] == CWD
 
 
-def test_a_synced_teammates_item_reaches_the_prompt_in_its_repo(isolated_env: Path, data_dir: Path, tmp_path: Path) -> None:
-    from smriti import knowledge
+def test_a_synced_teammates_item_reaches_the_prompt_in_its_repo(
+    isolated_env: Path, data_dir: Path, tmp_path: Path
+) -> None:
+    from smriti.team import knowledge
 
     origin, clone = tmp_path / "origin.git", tmp_path / "payments"
     git = ["git", "-c", "user.name=bob", "-c", "user.email=bob@example.com"]
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
     subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True, capture_output=True)
-    item = knowledge.new_item(id="7e1a5b0c9d2f4e11", title="Stripe webhooks arrive twice: dedupe on the event id",
-                              category="bug/fix", author="bob", created="2026-11-01T00:00:00Z",
-                              body="# Stripe webhooks arrive twice\n\n## Summary\nStripe retries a webhook when our "
-                                   "handler is slow, so `invoice.paid` arrived twice and customers were credited "
-                                   "twice. Fix: an idempotency table keyed on the Stripe event id.\n")  # fmt: skip
+    item = knowledge.new_item(
+        id="7e1a5b0c9d2f4e11",
+        title="Stripe webhooks arrive twice: dedupe on the event id",
+        category="bug/fix",
+        author="bob",
+        created="2026-11-01T00:00:00Z",
+        body="# Stripe webhooks arrive twice\n\n## Summary\nStripe retries a webhook when our "
+        "handler is slow, so `invoice.paid` arrived twice and customers were credited "
+        "twice. Fix: an idempotency table keyed on the Stripe event id.\n",
+    )
     path = clone / ".smriti" / knowledge.item_path(item)
     path.parent.mkdir(parents=True)
     path.write_bytes(knowledge.render_bytes(item))
@@ -142,7 +205,10 @@ def test_a_synced_teammates_item_reaches_the_prompt_in_its_repo(isolated_env: Pa
     assert synced.returncode == 0 and json.loads(synced.stdout)["imported"] == 1, synced.stderr
 
     def ask(cwd: str, sid: str) -> str:
-        payload = {**claude_prompt("customers got credited twice when a stripe webhook fired, how do we dedupe?", sid), "cwd": cwd}
+        payload = {
+            **claude_prompt("customers got credited twice when a stripe webhook fired, how do we dedupe?", sid),
+            "cwd": cwd,
+        }
         return _context(hook("claude-code", "prompt", payload, isolated_env, data_dir))
 
     context = ask(str(clone), "team-1")
@@ -158,8 +224,9 @@ def test_unrelated_prompt_gets_nothing(store: Path, isolated_env: Path) -> None:
 
 
 def test_warm_server_gives_the_same_answer_as_in_process(store: Path, isolated_env: Path) -> None:
-    first = _context(hook("claude-code", "prompt", claude_prompt(POOL_PROMPT, "sess-a"), isolated_env, store,
-                          SMRITI_HOOK_SERVER="0"))  # fmt: skip
+    first = _context(
+        hook("claude-code", "prompt", claude_prompt(POOL_PROMPT, "sess-a"), isolated_env, store, SMRITI_HOOK_SERVER="0")
+    )
     assert first
     hook("claude-code", "prompt", claude_prompt(POOL_PROMPT, "sess-b"), isolated_env, store)  # starts the server
     _wait_for_server(store)
@@ -175,44 +242,97 @@ def test_the_server_sees_sessions_ingested_after_it_started(store: Path, isolate
     assert _context(hook("claude-code", "prompt", claude_prompt(prompt, "s2"), isolated_env, store)) == ""
     new = tmp_path / "new" / "-home-dev-payments-api"
     new.mkdir(parents=True)
-    line = {"type": "user", "sessionId": "fresh-0001", "uuid": "u1", "cwd": CWD, "timestamp": "2026-11-20T10:00:00.000Z",
-            "message": {"role": "user", "content": "Plan the zebrafish ontology migration for the quarantine ledger service"}}  # fmt: skip
+    line = {
+        "type": "user",
+        "sessionId": "fresh-0001",
+        "uuid": "u1",
+        "cwd": CWD,
+        "timestamp": "2026-11-20T10:00:00.000Z",
+        "message": {
+            "role": "user",
+            "content": "Plan the zebrafish ontology migration for the quarantine ledger service",
+        },
+    }
     (new / "fresh-0001.jsonl").write_text(json.dumps(line) + "\n")
-    assert run_smriti("ingest", "--agent", "claude-code", "--path", str(new), "-q", env=_env(isolated_env, store)).returncode == 0
+    assert (
+        run_smriti(
+            "ingest", "--agent", "claude-code", "--path", str(new), "-q", env=_env(isolated_env, store)
+        ).returncode
+        == 0
+    )
     assert "zebrafish" in _context(hook("claude-code", "prompt", claude_prompt(prompt, "s3"), isolated_env, store))
 
 
-@pytest.mark.parametrize("agent,payload,check", [
-    ("codex", codex_prompt(POOL_PROMPT), lambda out: out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"),
-    ("gemini", gemini_prompt(POOL_PROMPT), lambda out: out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"),
-    ("cline", cline_prompt(POOL_PROMPT), lambda out: out["cancel"] is False and "contextModification" in out),
-], ids=["codex", "gemini", "cline"])  # fmt: skip
+@pytest.mark.parametrize(
+    "agent,payload,check",
+    [
+        (
+            "codex",
+            codex_prompt(POOL_PROMPT),
+            lambda out: out["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit",
+        ),
+        ("gemini", gemini_prompt(POOL_PROMPT), lambda out: out["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"),
+        ("cline", cline_prompt(POOL_PROMPT), lambda out: out["cancel"] is False and "contextModification" in out),
+    ],
+    ids=["codex", "gemini", "cline"],
+)
 def test_each_agent_gets_its_own_output_shape(store: Path, isolated_env: Path, agent, payload, check) -> None:
     proc = hook(agent, "prompt", payload, isolated_env, store)
     out = json.loads(proc.stdout)
     assert check(out)
     assert "connection pool" in _context(proc).lower()
     if agent == "codex":  # Codex's schema is strict: nothing but these keys
-        assert set(out) == {"hookSpecificOutput"} and set(out["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
+        assert set(out) == {"hookSpecificOutput"} and set(out["hookSpecificOutput"]) == {
+            "hookEventName",
+            "additionalContext",
+        }
 
 
-@pytest.mark.parametrize("agent,event,payload,expected", [
-    ("claude-code", "prompt", claude_prompt(UNRELATED_PROMPT), ""),
-    ("codex", "prompt", codex_prompt(UNRELATED_PROMPT), ""),
-    ("gemini", "prompt", gemini_prompt(UNRELATED_PROMPT), "{}"),
-    ("cline", "prompt", cline_prompt(UNRELATED_PROMPT), '{"cancel": false}'),
-    ("cursor", "prompt", {"conversation_id": "c1", "hook_event_name": "beforeSubmitPrompt", "cursor_version": "2.1.0",
-                          "workspace_roots": [CWD], "prompt": POOL_PROMPT, "attachments": []}, "{}"),
-    ("copilot-cli", "prompt", {"sessionId": "cli-1", "timestamp": 1763712000000, "cwd": CWD, "prompt": POOL_PROMPT}, ""),
-], ids=["claude", "codex", "gemini", "cline", "cursor-cannot-inject", "copilot-cli-cannot-inject"])  # fmt: skip
-def test_nothing_to_say_is_each_agents_own_empty_answer(store: Path, isolated_env: Path, agent, event, payload, expected) -> None:
+@pytest.mark.parametrize(
+    "agent,event,payload,expected",
+    [
+        ("claude-code", "prompt", claude_prompt(UNRELATED_PROMPT), ""),
+        ("codex", "prompt", codex_prompt(UNRELATED_PROMPT), ""),
+        ("gemini", "prompt", gemini_prompt(UNRELATED_PROMPT), "{}"),
+        ("cline", "prompt", cline_prompt(UNRELATED_PROMPT), '{"cancel": false}'),
+        (
+            "cursor",
+            "prompt",
+            {
+                "conversation_id": "c1",
+                "hook_event_name": "beforeSubmitPrompt",
+                "cursor_version": "2.1.0",
+                "workspace_roots": [CWD],
+                "prompt": POOL_PROMPT,
+                "attachments": [],
+            },
+            "{}",
+        ),
+        (
+            "copilot-cli",
+            "prompt",
+            {"sessionId": "cli-1", "timestamp": 1763712000000, "cwd": CWD, "prompt": POOL_PROMPT},
+            "",
+        ),
+    ],
+    ids=["claude", "codex", "gemini", "cline", "cursor-cannot-inject", "copilot-cli-cannot-inject"],
+)
+def test_nothing_to_say_is_each_agents_own_empty_answer(
+    store: Path, isolated_env: Path, agent, event, payload, expected
+) -> None:
     proc = hook(agent, event, payload, isolated_env, store)
     assert proc.returncode == 0 and proc.stdout.strip() == expected
 
 
 def test_session_start_gives_the_projects_recent_work(store: Path, isolated_env: Path) -> None:
-    payload = {"session_id": "new-1", "transcript_path": "/x.jsonl", "cwd": CWD, "hook_event_name": "SessionStart",
-               "source": "startup", "model": "claude-sonnet-5"}  # fmt: skip
+    payload = {
+        "session_id": "new-1",
+        "transcript_path": "/x.jsonl",
+        "cwd": CWD,
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+        "model": "claude-sonnet-5",
+    }
     out = json.loads(hook("claude-code", "session-start", payload, isolated_env, store).stdout)
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert "<smriti-context" in out["hookSpecificOutput"]["additionalContext"]
@@ -253,8 +373,14 @@ def test_cursor_runs_both_hook_files_and_context_is_injected_once(store: Path, i
 
 
 def test_vscode_payload_through_the_claude_code_hook(store: Path, isolated_env: Path) -> None:
-    payload = {"timestamp": "2026-11-21T10:00:00.000Z", "cwd": CWD, "sessionId": "vs-1", "hookEventName": "SessionStart",
-               "transcript_path": "/x/transcripts/vs-1.jsonl", "source": "new"}  # fmt: skip
+    payload = {
+        "timestamp": "2026-11-21T10:00:00.000Z",
+        "cwd": CWD,
+        "sessionId": "vs-1",
+        "hookEventName": "SessionStart",
+        "transcript_path": "/x/transcripts/vs-1.jsonl",
+        "source": "new",
+    }
     out = json.loads(hook("claude-code", "session-start", payload, isolated_env, store).stdout)
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert hooklog.injections(str(store))[-1]["agent"] == "copilot"
@@ -276,8 +402,10 @@ def test_missing_data_dir_is_a_quiet_no_op(isolated_env: Path, tmp_path: Path) -
 def test_broken_store_fails_open_and_is_logged(isolated_env: Path, data_dir: Path) -> None:
     data_dir.mkdir(parents=True)
     (data_dir / "smriti.db").write_bytes(os.urandom(8192))
-    for agent, payload, expected in (("claude-code", claude_prompt(POOL_PROMPT), ""),
-                                     ("gemini", gemini_prompt(POOL_PROMPT), "{}")):  # fmt: skip
+    for agent, payload, expected in (
+        ("claude-code", claude_prompt(POOL_PROMPT), ""),
+        ("gemini", gemini_prompt(POOL_PROMPT), "{}"),
+    ):
         proc = hook(agent, "prompt", payload, isolated_env, data_dir)
         assert proc.returncode == 0 and proc.stdout.strip() == expected, proc.stderr
     failures = hooklog.failures(str(data_dir))
@@ -295,8 +423,12 @@ def test_garbage_stdin_and_unknown_names_never_break_the_agent(store: Path, isol
 
 def test_stdin_never_closed_hits_the_timeout(store: Path, isolated_env: Path) -> None:
     exe = shutil.which("smriti", path=str(Path(sys.executable).parent))
-    proc = subprocess.Popen([exe, "hook", "gemini", "prompt"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            env={**os.environ, "SMRITI_HOOK_TIMEOUT": "0.5"})  # fmt: skip
+    proc = subprocess.Popen(
+        [exe, "hook", "gemini", "prompt"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "SMRITI_HOOK_TIMEOUT": "0.5"},
+    )
     try:
         rc = proc.wait(timeout=20)  # stdin stays open: the read blocks until the alarm
         assert rc == 0
@@ -311,8 +443,14 @@ def test_disabled_means_no_context_and_no_recording(store: Path, isolated_env: P
     proc = hook("claude-code", "prompt", claude_prompt(POOL_PROMPT), isolated_env, store, SMRITI_DISABLE="1")
     assert proc.returncode == 0 and proc.stdout == ""
     transcript = _claude_transcript(isolated_env)
-    stop = {"session_id": POOL_SESSION, "transcript_path": str(transcript), "cwd": CWD, "hook_event_name": "Stop",
-            "stop_hook_active": False, "last_assistant_message": "done"}  # fmt: skip
+    stop = {
+        "session_id": POOL_SESSION,
+        "transcript_path": str(transcript),
+        "cwd": CWD,
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+        "last_assistant_message": "done",
+    }
     fresh = isolated_env.parent / "fresh-data"
     proc = hook("claude-code", "stop", stop, isolated_env, fresh, SMRITI_DISABLE="1")
     assert proc.returncode == 0 and proc.stdout == ""
@@ -349,7 +487,7 @@ def _claude_transcript(home: Path) -> Path:
 
 
 def _recorders(data: Path) -> list[int]:
-    return _processes(b"smriti.hookrecord", data)
+    return _processes(b"smriti.hooks.record", data)
 
 
 def _processes(module: bytes, data: Path) -> list[int]:
@@ -368,7 +506,7 @@ def _processes(module: bytes, data: Path) -> list[int]:
 
 
 def _servers(data: Path) -> list[int]:
-    return _processes(b"smriti.hookserver", data)
+    return _processes(b"smriti.hooks.server", data)
 
 
 def _stop_servers(data: Path, timeout: float = 30) -> None:
@@ -391,9 +529,17 @@ def _wait_for_recorders(data: Path, timeout: float = 60) -> None:
 
 def test_stop_hook_records_in_the_background(isolated_env: Path, data_dir: Path) -> None:
     transcript = _claude_transcript(isolated_env)
-    stop = {"session_id": POOL_SESSION, "transcript_path": str(transcript), "cwd": CWD, "permission_mode": "default",
-            "hook_event_name": "Stop", "stop_hook_active": False, "last_assistant_message": "Done.",
-            "background_tasks": [], "session_crons": []}  # fmt: skip
+    stop = {
+        "session_id": POOL_SESSION,
+        "transcript_path": str(transcript),
+        "cwd": CWD,
+        "permission_mode": "default",
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+        "last_assistant_message": "Done.",
+        "background_tasks": [],
+        "session_crons": [],
+    }
     started = time.monotonic()
     proc = hook("claude-code", "stop", stop, isolated_env, data_dir)
     assert proc.returncode == 0 and proc.stdout == ""
@@ -405,11 +551,21 @@ def test_stop_hook_records_in_the_background(isolated_env: Path, data_dir: Path)
 
 def test_twenty_concurrent_stop_hooks_leave_one_consistent_session(isolated_env: Path, data_dir: Path) -> None:
     transcript = _claude_transcript(isolated_env)
-    stop = json.dumps({"session_id": POOL_SESSION, "transcript_path": str(transcript), "cwd": CWD, "hook_event_name": "Stop"})
+    stop = json.dumps(
+        {"session_id": POOL_SESSION, "transcript_path": str(transcript), "cwd": CWD, "hook_event_name": "Stop"}
+    )
     exe = shutil.which("smriti", path=str(Path(sys.executable).parent))
     env = {**os.environ, **_env(isolated_env, data_dir)}
-    procs = [subprocess.Popen([exe, "hook", "claude-code", "stop"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, env=env) for _ in range(20)]  # fmt: skip
+    procs = [
+        subprocess.Popen(
+            [exe, "hook", "claude-code", "stop"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+        for _ in range(20)
+    ]
     for p in procs:
         p.stdin.write(stop.encode())
         p.stdin.close()
@@ -417,7 +573,7 @@ def test_twenty_concurrent_stop_hooks_leave_one_consistent_session(isolated_env:
         assert p.wait(timeout=60) == 0
         assert p.stdout.read() == b""
     _wait_for_recorders(data_dir)
-    lock = hookio.record_lock_path(str(data_dir), "claude-code", POOL_SESSION)
+    lock = protocol.record_lock_path(str(data_dir), "claude-code", POOL_SESSION)
     assert not os.path.exists(lock + ".dirty")
     rows = json.loads(run_smriti("sessions", "--json", env=_env(isolated_env, data_dir)).stdout)
     assert [r["native_id"] for r in rows] == [POOL_SESSION]
@@ -430,7 +586,9 @@ def test_twenty_concurrent_stop_hooks_leave_one_consistent_session(isolated_env:
     assert status["sessions"] == 1 and status["pending_index"] == 0
 
 
-def test_stop_without_a_transcript_path_finds_the_session_in_the_agents_roots(isolated_env: Path, data_dir: Path) -> None:
+def test_stop_without_a_transcript_path_finds_the_session_in_the_agents_roots(
+    isolated_env: Path, data_dir: Path
+) -> None:
     _claude_transcript(isolated_env)
     stop = {"session_id": POOL_SESSION, "cwd": CWD, "hook_event_name": "Stop"}
     assert hook("claude-code", "stop", stop, isolated_env, data_dir).returncode == 0
@@ -440,22 +598,37 @@ def test_stop_without_a_transcript_path_finds_the_session_in_the_agents_roots(is
 
 
 def test_codex_legacy_notify_payload_in_argv(isolated_env: Path, data_dir: Path) -> None:
-    payload = json.dumps({"type": "agent-turn-complete", "thread-id": "b5f6c1c2-1111-2222-3333-444455556666",
-                          "turn-id": "12345", "cwd": CWD, "input-messages": ["Rename foo"], "last-assistant-message": "ok"})  # fmt: skip
+    payload = json.dumps(
+        {
+            "type": "agent-turn-complete",
+            "thread-id": "b5f6c1c2-1111-2222-3333-444455556666",
+            "turn-id": "12345",
+            "cwd": CWD,
+            "input-messages": ["Rename foo"],
+            "last-assistant-message": "ok",
+        }
+    )
     proc = run_smriti("hook", "codex", "notify", payload, stdin="", env=_env(isolated_env, data_dir))
     assert proc.returncode == 0 and proc.stdout == ""
-    lock = hookio.record_lock_path(str(data_dir), "codex", "b5f6c1c2-1111-2222-3333-444455556666")
+    lock = protocol.record_lock_path(str(data_dir), "codex", "b5f6c1c2-1111-2222-3333-444455556666")
     assert os.path.exists(lock)
     _wait_for_recorders(data_dir)
 
 
 def test_record_hook_through_claude_settings_records_as_cursor(isolated_env: Path, data_dir: Path) -> None:
-    payload = {"conversation_id": "c0ffee00-9999-0000-0000-000000000009", "generation_id": "g", "hook_event_name": "stop",
-               "cursor_version": "2.1.0", "workspace_roots": [CWD], "status": "completed", "loop_count": 0,
-               "transcript_path": None}  # fmt: skip
+    payload = {
+        "conversation_id": "c0ffee00-9999-0000-0000-000000000009",
+        "generation_id": "g",
+        "hook_event_name": "stop",
+        "cursor_version": "2.1.0",
+        "workspace_roots": [CWD],
+        "status": "completed",
+        "loop_count": 0,
+        "transcript_path": None,
+    }
     proc = hook("claude-code", "stop", payload, isolated_env, data_dir)
     assert proc.returncode == 0
-    assert os.path.exists(hookio.record_lock_path(str(data_dir), "cursor", payload["conversation_id"]))
+    assert os.path.exists(protocol.record_lock_path(str(data_dir), "cursor", payload["conversation_id"]))
     _wait_for_recorders(data_dir)
 
 
@@ -476,25 +649,81 @@ print(json.dumps({{"code": code, "heavy": heavy}}), file=sys.stderr)
 """
 
 EVENTS = {
-    "claude-code": [("prompt", claude_prompt(POOL_PROMPT, "lean-c")), ("session-start", {"session_id": "lean-c2", "cwd": CWD,
-                    "hook_event_name": "SessionStart", "source": "startup"}), ("stop", {"session_id": "lean-c3", "cwd": CWD,
-                    "hook_event_name": "Stop"}), ("session-end", {"session_id": "lean-c4", "cwd": CWD, "hook_event_name": "SessionEnd",
-                    "reason": "other"})],
-    "codex": [("prompt", codex_prompt(POOL_PROMPT, "lean-x")), ("session-start", {"session_id": "lean-x2", "cwd": CWD,
-              "hook_event_name": "SessionStart", "source": "startup", "transcript_path": None}), ("stop", {"session_id": "lean-x3",
-              "cwd": CWD, "hook_event_name": "Stop", "transcript_path": None})],
-    "gemini": [("BeforeAgent", gemini_prompt(POOL_PROMPT, "lean-g")), ("SessionStart", {"session_id": "lean-g2", "cwd": CWD,
-               "hook_event_name": "SessionStart", "source": "startup"}), ("AfterAgent", {"session_id": "lean-g3", "cwd": CWD,
-               "hook_event_name": "AfterAgent", "prompt": "x", "prompt_response": "y"})],
-    "cursor": [("sessionStart", cursor_session_start("lean-cu")), ("stop", {"conversation_id": "lean-cu2", "cursor_version": "2",
-               "workspace_roots": [CWD], "hook_event_name": "stop", "status": "completed"})],
-    "copilot": [("SessionStart", {"sessionId": "lean-v", "hookEventName": "SessionStart", "cwd": CWD, "source": "new"}),
-                ("Stop", {"sessionId": "lean-v2", "hookEventName": "Stop", "cwd": CWD})],
-    "copilot-cli": [("agentStop", {"sessionId": "lean-cc", "cwd": CWD, "transcriptPath": "/nope", "stopReason": "end_turn"})],
-    "cline": [("UserPromptSubmit", cline_prompt(POOL_PROMPT, "lean-cl")), ("TaskStart", {"clineVersion": "3", "hookName": "TaskStart",
-              "taskId": "lean-cl2", "workspaceRoots": [CWD], "taskStart": {"taskMetadata": {"taskId": "lean-cl2", "initialTask": "x"}}}),
-              ("TaskComplete", {"clineVersion": "3", "hookName": "TaskComplete", "taskId": "lean-cl3", "workspaceRoots": [CWD]})],
-}  # fmt: skip
+    "claude-code": [
+        ("prompt", claude_prompt(POOL_PROMPT, "lean-c")),
+        (
+            "session-start",
+            {"session_id": "lean-c2", "cwd": CWD, "hook_event_name": "SessionStart", "source": "startup"},
+        ),
+        ("stop", {"session_id": "lean-c3", "cwd": CWD, "hook_event_name": "Stop"}),
+        ("session-end", {"session_id": "lean-c4", "cwd": CWD, "hook_event_name": "SessionEnd", "reason": "other"}),
+    ],
+    "codex": [
+        ("prompt", codex_prompt(POOL_PROMPT, "lean-x")),
+        (
+            "session-start",
+            {
+                "session_id": "lean-x2",
+                "cwd": CWD,
+                "hook_event_name": "SessionStart",
+                "source": "startup",
+                "transcript_path": None,
+            },
+        ),
+        ("stop", {"session_id": "lean-x3", "cwd": CWD, "hook_event_name": "Stop", "transcript_path": None}),
+    ],
+    "gemini": [
+        ("BeforeAgent", gemini_prompt(POOL_PROMPT, "lean-g")),
+        ("SessionStart", {"session_id": "lean-g2", "cwd": CWD, "hook_event_name": "SessionStart", "source": "startup"}),
+        (
+            "AfterAgent",
+            {
+                "session_id": "lean-g3",
+                "cwd": CWD,
+                "hook_event_name": "AfterAgent",
+                "prompt": "x",
+                "prompt_response": "y",
+            },
+        ),
+    ],
+    "cursor": [
+        ("sessionStart", cursor_session_start("lean-cu")),
+        (
+            "stop",
+            {
+                "conversation_id": "lean-cu2",
+                "cursor_version": "2",
+                "workspace_roots": [CWD],
+                "hook_event_name": "stop",
+                "status": "completed",
+            },
+        ),
+    ],
+    "copilot": [
+        ("SessionStart", {"sessionId": "lean-v", "hookEventName": "SessionStart", "cwd": CWD, "source": "new"}),
+        ("Stop", {"sessionId": "lean-v2", "hookEventName": "Stop", "cwd": CWD}),
+    ],
+    "copilot-cli": [
+        ("agentStop", {"sessionId": "lean-cc", "cwd": CWD, "transcriptPath": "/nope", "stopReason": "end_turn"})
+    ],
+    "cline": [
+        ("UserPromptSubmit", cline_prompt(POOL_PROMPT, "lean-cl")),
+        (
+            "TaskStart",
+            {
+                "clineVersion": "3",
+                "hookName": "TaskStart",
+                "taskId": "lean-cl2",
+                "workspaceRoots": [CWD],
+                "taskStart": {"taskMetadata": {"taskId": "lean-cl2", "initialTask": "x"}},
+            },
+        ),
+        (
+            "TaskComplete",
+            {"clineVersion": "3", "hookName": "TaskComplete", "taskId": "lean-cl3", "workspaceRoots": [CWD]},
+        ),
+    ],
+}
 
 
 @pytest.mark.parametrize("server", [False, True], ids=["in-process", "warm-server"])
@@ -504,12 +733,17 @@ def test_every_hook_stays_off_click_and_frontmatter(store: Path, isolated_env: P
         hook("claude-code", "prompt", claude_prompt("start the server", "lean-boot"), isolated_env, store)
         _wait_for_server(store)
     # With a warm server the prompt hook loads no store, index or matcher either, and not even the
-    # json package (its `re` and `enum` cost half of Python's own start-up; smriti.hookjson instead).
+    # json package (its `re` and `enum` cost half of Python's own start-up; smriti.hooks.leanjson instead).
     warm = ("tantivy", "apsw", "rapidfuzz", "smriti.store", "json", "re", "enum", "socket", "pathlib")
     # (Less what this interpreter loads before any smriti code: an editable install's finder
     # imports pathlib and re at start-up.)
-    at_start = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"], capture_output=True,
-                              text=True, env=env, check=True).stdout.split()  # fmt: skip
+    at_start = subprocess.run(
+        [sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.split()
     heavy = ("click", "frontmatter", "yaml") + tuple(m for m in warm if m not in at_start and server)
     for agent, events in EVENTS.items():
         for n, (event, payload) in enumerate(events):
@@ -535,9 +769,9 @@ def test_hookio_data_dir_matches_paths(monkeypatch: pytest.MonkeyPatch, tmp_path
     for xdg in (None, str(tmp_path / "xdg")):
         if xdg:
             monkeypatch.setenv("XDG_DATA_HOME", xdg)
-        assert hookio.data_dir() == str(paths.data_dir())
+        assert protocol.data_dir() == str(paths.data_dir())
     monkeypatch.setenv("SMRITI_HOME", "~/elsewhere")
-    assert hookio.data_dir() == str(paths.data_dir())
+    assert protocol.data_dir() == str(paths.data_dir())
 
 
 def test_hooks_log_command(store: Path, isolated_env: Path) -> None:
@@ -559,7 +793,15 @@ def test_injection_log_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_status_reports_hook_failures(isolated_env: Path, data_dir: Path) -> None:
-    run_smriti("ingest", "--agent", "claude-code", "--path", str(EXAMPLES / "claude-code"), "-q", env=_env(isolated_env, data_dir))
+    run_smriti(
+        "ingest",
+        "--agent",
+        "claude-code",
+        "--path",
+        str(EXAMPLES / "claude-code"),
+        "-q",
+        env=_env(isolated_env, data_dir),
+    )
     hooklog.log_failure(str(data_dir), "claude-code", "prompt", "StoreError: boom")
     status = json.loads(run_smriti("status", "--json", env=_env(isolated_env, data_dir)).stdout)
     assert status["hooks"]["failures_24h"] == 1 and status["hooks"]["last_failure"]["error"] == "StoreError: boom"
@@ -571,7 +813,7 @@ def test_a_hook_line_missing_its_arguments_does_not_block_the_agent(isolated_env
 
 
 def test_recorder_forgets_old_lock_files(tmp_path: Path) -> None:
-    from smriti import hookrecord
+    from smriti.hooks import record as hookrecord
 
     folder = tmp_path / "record"
     folder.mkdir()

@@ -13,12 +13,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import invoke, run_smriti
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import invoke, run_smriti
-from smriti import hookjsonc as jc
-from smriti import hooks_install as hi
+from smriti.hooks import install as hi
+from smriti.hooks import jsonc as jc
 
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
 SMRITI = shutil.which("smriti", path=str(Path(sys.executable).parent))
@@ -103,8 +103,16 @@ def test_merge_keeps_everything_else_and_writes_the_absolute_path(isolated_env: 
         assert os.path.isabs(cmd[0]) and cmd[1:] == ["hook", agent, smriti_event]
 
 
-CODEX_HANDLER_KEYS = {"type", "command", "commandWindows", "timeout", "timeoutSec", "async", "statusMessage",
-                      "additionalContextLimit"}  # fmt: skip
+CODEX_HANDLER_KEYS = {
+    "type",
+    "command",
+    "commandWindows",
+    "timeout",
+    "timeoutSec",
+    "async",
+    "statusMessage",
+    "additionalContextLimit",
+}
 
 
 def test_codex_hooks_json_has_only_keys_codex_accepts(isolated_env: Path) -> None:
@@ -241,11 +249,26 @@ def test_project_scope_writes_into_the_repo(isolated_env: Path, tmp_path: Path) 
     repo = tmp_path / "repo"
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    out = json.loads(run_smriti("hooks", "install", "--agent", "claude-code", "--agent", "codex", "--scope", "project",
-                                "--repo", str(repo), "--json").stdout)  # fmt: skip
+    out = json.loads(
+        run_smriti(
+            "hooks",
+            "install",
+            "--agent",
+            "claude-code",
+            "--agent",
+            "codex",
+            "--scope",
+            "project",
+            "--repo",
+            str(repo),
+            "--json",
+        ).stdout
+    )
     assert [r["path"] for r in out] == [str(repo / ".claude" / "settings.json"), str(repo / ".codex" / "hooks.json")]
     assert not (isolated_env / ".claude").exists()
-    smriti("hooks", "uninstall", "--agent", "claude-code", "--agent", "codex", "--scope", "project", "--repo", str(repo))
+    smriti(
+        "hooks", "uninstall", "--agent", "claude-code", "--agent", "codex", "--scope", "project", "--repo", str(repo)
+    )
     assert not (repo / ".claude" / "settings.json").exists()
 
 
@@ -261,8 +284,15 @@ def test_the_installed_command_runs(isolated_env: Path, data_dir: Path) -> None:
     doc = json.loads((isolated_env / ".claude" / "settings.json").read_text())
     cmd = doc["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
     env = {"HOME": str(isolated_env), "SMRITI_HOME": str(data_dir), "PATH": "/usr/bin:/bin"}  # no venv on PATH
-    proc = subprocess.run(cmd, shell=True, input=json.dumps({"session_id": "s", "cwd": "/tmp", "prompt": "hi"}),
-                          capture_output=True, text=True, env=env, timeout=60)  # fmt: skip
+    proc = subprocess.run(
+        cmd,
+        shell=True,
+        input=json.dumps({"session_id": "s", "cwd": "/tmp", "prompt": "hi"}),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 0 and proc.stdout == ""
 
 
@@ -283,15 +313,18 @@ def test_usage_errors(runner) -> None:
 # ---- the JSONC editor -------------------------------------------------------------------------
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab\"\\/é", max_size=4),
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text('ab"\\/é', max_size=4),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text("xyz", max_size=3), children, max_size=3),
     max_leaves=8,
 )
 
 
 @settings(max_examples=200, deadline=None)
-@given(doc=st.dictionaries(st.text("kq", min_size=1, max_size=3), json_values, max_size=4), value=json_values,
-       indent=st.sampled_from([None, 2, 4, "\t"]))  # fmt: skip
+@given(
+    doc=st.dictionaries(st.text("kq", min_size=1, max_size=3), json_values, max_size=4),
+    value=json_values,
+    indent=st.sampled_from([None, 2, 4, "\t"]),
+)
 def test_insert_then_remove_is_the_identity(doc: dict, value: object, indent: object) -> None:
     text = json.dumps(doc, indent=indent) + "\n"
     root = jc.parse(text)
@@ -310,7 +343,7 @@ def test_insert_then_remove_is_the_identity(doc: dict, value: object, indent: ob
 
 
 def test_parser_rejects_what_it_cannot_edit_safely() -> None:
-    for bad in ('{"a": 1', '{"a" 1}', '{"a": [1 2]}', "{'a': 1}", '{"a": 1} x', '/* open'):
+    for bad in ('{"a": 1', '{"a" 1}', '{"a": [1 2]}', "{'a': 1}", '{"a": 1} x', "/* open"):
         with pytest.raises(jc.JsoncError):
             jc.parse(bad)
     assert jc.parse('// c\n{"a": [1, 2,], /* b */ "b": {"c": null,},}').to_python() == {"a": [1, 2], "b": {"c": None}}

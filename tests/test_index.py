@@ -14,8 +14,9 @@ from smriti.models import Message, Session
 from smriti.store import Store
 
 
-def write(store: Store, native: str, texts: list[str], project: str = "proj", agent: str = "claude-code",
-          kind: str = "prompt") -> int:  # fmt: skip
+def write(
+    store: Store, native: str, texts: list[str], project: str = "proj", agent: str = "claude-code", kind: str = "prompt"
+) -> int:
     msgs = tuple(
         Message(role="user", text=t, kind=kind, key=f"{native}-{i}", timestamp=f"2026-11-{10 + i:02d}T00:00:00Z")
         for i, t in enumerate(texts)
@@ -81,9 +82,13 @@ def test_injected_context_is_never_indexed(env) -> None:
 def test_changed_message_replaces_its_document(env) -> None:
     store, index = env
     msg = lambda text: Message(role="assistant", text=text, kind="response", key="r1")  # noqa: E731
-    store.write_session(Session(agent="claude-code", native_id="a", messages=(msg("first draft about kafka"),)), "p", "p")
+    store.write_session(
+        Session(agent="claude-code", native_id="a", messages=(msg("first draft about kafka"),)), "p", "p"
+    )
     index.sync(store)
-    store.write_session(Session(agent="claude-code", native_id="a", messages=(msg("final answer about rabbitmq"),)), "p", "p")
+    store.write_session(
+        Session(agent="claude-code", native_id="a", messages=(msg("final answer about rabbitmq"),)), "p", "p"
+    )
     index.sync(store)
     assert index.search("kafka") == []
     assert len(index.search("rabbitmq")) == 1

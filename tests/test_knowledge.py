@@ -22,9 +22,9 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from smriti import knowledge as k
 from smriti.errors import SmritiError
-from smriti.knowledge import KnowledgeError, KnowledgeItem
+from smriti.team import knowledge as k
+from smriti.team.knowledge import KnowledgeError, KnowledgeItem
 
 FIXTURES = Path(__file__).parent / "fixtures" / "knowledge"
 BACKENDS = ["python"] + (["libyaml"] if getattr(yaml, "__with_libyaml__", False) else [])
@@ -85,20 +85,93 @@ LINE_BREAKS = "\x00\n\r\x85\u2028\u2029"
 line_chars = st.characters(codec="utf-8", exclude_characters=LINE_BREAKS)
 
 TRICKY_TITLES = [
-    "no", "yes", "off", "on", "true", "False", "0123", "0o17", "0x1F", "1e3", "-.inf", ".nan",
-    "null", "Null", "~", "- x", "{a: b}", "[1, 2]", '"quoted"', "'single'", "key: value",
-    "#comment", "a #b", "trailing spaces   ", "   leading", "\ttab\t", "&anchor", "*alias",
-    "!!python/object/apply:os.system", "!tag", "%YAML 1.1", "---", "...", "<<", "? x", ": x",
-    "|", ">-", "@at", "`tick`", "\\back\\slash\\", "\x1b[31mred\x1b[0m", "\x07bell\x7f\x80\x9f",
-    "\u202eevil\u202c", "\u2066isolate\u2069", "עברית ימין לשמאל", "العربية", "😀👨\u200d👩\u200d👧",
-    "\ufeffbom", "\ufffe\uffff", "2026-11-20T10:31:00Z", "2026-11-20", "=", "x" * 1000,
-    "é" * 999, "💥" * 1000,
+    "no",
+    "yes",
+    "off",
+    "on",
+    "true",
+    "False",
+    "0123",
+    "0o17",
+    "0x1F",
+    "1e3",
+    "-.inf",
+    ".nan",
+    "null",
+    "Null",
+    "~",
+    "- x",
+    "{a: b}",
+    "[1, 2]",
+    '"quoted"',
+    "'single'",
+    "key: value",
+    "#comment",
+    "a #b",
+    "trailing spaces   ",
+    "   leading",
+    "\ttab\t",
+    "&anchor",
+    "*alias",
+    "!!python/object/apply:os.system",
+    "!tag",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "<<",
+    "? x",
+    ": x",
+    "|",
+    ">-",
+    "@at",
+    "`tick`",
+    "\\back\\slash\\",
+    "\x1b[31mred\x1b[0m",
+    "\x07bell\x7f\x80\x9f",
+    "\u202eevil\u202c",
+    "\u2066isolate\u2069",
+    "עברית ימין לשמאל",
+    "العربية",
+    "😀👨\u200d👩\u200d👧",
+    "\ufeffbom",
+    "\ufffe\uffff",
+    "2026-11-20T10:31:00Z",
+    "2026-11-20",
+    "=",
+    "x" * 1000,
+    "é" * 999,
+    "💥" * 1000,
 ]
 TRICKY_BODY_LINES = [
-    "---", "--- ", "----", "...", "+++", "```", "````python", "~~~", "**user**: hello",
-    "**assistant**: hi", "**tool**:", "<smriti-context>", "</smriti-context>", "", "   ",
-    "\t", "# Heading", "key: value", "- item", "  indented", "\x1b[0m", "emoji 🎉 עברית",
-    "trailing spaces   ", "\\", '"', "\ufeff", "\u2028", "\x85", "content_hash: sha256:00",
+    "---",
+    "--- ",
+    "----",
+    "...",
+    "+++",
+    "```",
+    "````python",
+    "~~~",
+    "**user**: hello",
+    "**assistant**: hi",
+    "**tool**:",
+    "<smriti-context>",
+    "</smriti-context>",
+    "",
+    "   ",
+    "\t",
+    "# Heading",
+    "key: value",
+    "- item",
+    "  indented",
+    "\x1b[0m",
+    "emoji 🎉 עברית",
+    "trailing spaces   ",
+    "\\",
+    '"',
+    "\ufeff",
+    "\u2028",
+    "\x85",
+    "content_hash: sha256:00",
 ]
 
 single_line = st.text(line_chars, max_size=60)
@@ -109,13 +182,11 @@ titles = st.one_of(
     st.text(line_chars, min_size=900, max_size=1000).filter(lambda s: s.strip()),
 )
 hex_ids = st.text("0123456789abcdef", min_size=16, max_size=16)
-segments = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,11}", fullmatch=True).filter(
-    lambda s: s not in k._WINDOWS_RESERVED
-)
+segments = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,11}", fullmatch=True).filter(lambda s: s not in k._WINDOWS_RESERVED)
 categories = st.lists(segments, min_size=1, max_size=4).map("/".join)
-timestamps = st.datetimes(
-    min_value=datetime(1970, 1, 1), max_value=datetime(9999, 12, 31)
-).map(lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ"))
+timestamps = st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(9999, 12, 31)).map(
+    lambda d: d.strftime("%Y-%m-%dT%H:%M:%SZ")
+)
 body_lines = st.one_of(
     st.sampled_from(TRICKY_BODY_LINES),
     st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=80),
@@ -217,9 +288,7 @@ def test_render_example_from_design() -> None:
 def test_render_escapes_and_keeps_unicode() -> None:
     item = base_item(title='say "hi"\\ \t\x1b\x7f\x9b\u202e\ufeff\uffff — ünïcødé 😀 עברית')
     line = k.render(item).splitlines()[3]
-    assert line == (
-        'title: "say \\"hi\\"\\\\ \\t\\x1B\\x7F\\x9B\\u202E\\uFEFF\\uFFFF — ünïcødé 😀 עברית"'
-    )
+    assert line == ('title: "say \\"hi\\"\\\\ \\t\\x1B\\x7F\\x9B\\u202E\\uFEFF\\uFFFF — ünïcødé 😀 עברית"')
     assert k.parse(k.render(item)).title == item.title
 
 
@@ -330,10 +399,7 @@ def test_unknown_key_is_ignored_but_reported() -> None:
 )
 @pytest.mark.parametrize("name", BACKENDS)
 def test_scalars_never_change_type(line: str, field: str, value, name: str) -> None:
-    text = (
-        '---\nsmriti: 1\nid: "3f9a2c1e5b7d4a60"\ncategory: "bug/fix"\n'
-        'created: "2026-11-20T10:31:00Z"\n'
-    )
+    text = '---\nsmriti: 1\nid: "3f9a2c1e5b7d4a60"\ncategory: "bug/fix"\ncreated: "2026-11-20T10:31:00Z"\n'
     if field != "title":
         text += 'title: "t"\n'
     text += line + "\n---\nbody\n"
@@ -448,7 +514,7 @@ def test_lone_surrogate_in_str_input_is_refused() -> None:
 
 
 def test_semantic_error_carries_the_line_of_its_key() -> None:
-    text = fixture("valid.md").decode().replace('supersedes: []', f'supersedes: ["{VALID_ID}"]')
+    text = fixture("valid.md").decode().replace("supersedes: []", f'supersedes: ["{VALID_ID}"]')
     with pytest.raises(KnowledgeError) as err:
         k.parse(text, "x.md")
     assert (err.value.field, err.value.line) == ("supersedes", 15)
@@ -503,7 +569,7 @@ def test_strict_handler_plugs_into_python_frontmatter() -> None:
 
 def test_importing_the_module_loads_neither_yaml_nor_frontmatter() -> None:
     code = (
-        "import sys, smriti.knowledge as k\n"
+        "import sys, smriti.team.knowledge as k\n"
         "item = k.KnowledgeItem(id='3f9a2c1e5b7d4a60', title='t', category='c', created='2026-11-20T10:31:00Z')\n"
         "k.render(item); k.item_path(item)\n"
         "bad = [m for m in ('yaml', 'frontmatter') if m in sys.modules]\n"
@@ -518,9 +584,27 @@ def test_importing_the_module_loads_neither_yaml_nor_frontmatter() -> None:
 
 @pytest.mark.parametrize(
     "category",
-    ["..", "bug/..", "/bug", "bug/", "a//b", "Bug/fix", "bug\\fix", "bug/.hidden", "", ".",
-     "bug fix", "a/b/c/d/e", "nul", "bug/COM1".lower(), "-bug", "_bug", "bug/fix.md", "x" * 65,
-     "ünï"],
+    [
+        "..",
+        "bug/..",
+        "/bug",
+        "bug/",
+        "a//b",
+        "Bug/fix",
+        "bug\\fix",
+        "bug/.hidden",
+        "",
+        ".",
+        "bug fix",
+        "a/b/c/d/e",
+        "nul",
+        "bug/COM1".lower(),
+        "-bug",
+        "_bug",
+        "bug/fix.md",
+        "x" * 65,
+        "ünï",
+    ],
 )
 def test_unsafe_categories_are_refused(category: str) -> None:
     with pytest.raises(KnowledgeError) as err:
@@ -589,8 +673,18 @@ def test_new_item_id_is_stable_and_distinct() -> None:
     a = k.new_item_id("claude-code", "6c0e2a4e")
     assert a == k.new_item_id("claude-code", "6c0e2a4e")
     assert re.fullmatch(r"[0-9a-f]{16}", a)
-    assert len({a, k.new_item_id("codex", "6c0e2a4e"), k.new_item_id("claude-code", "6c0e2a4f"),
-                k.new_item_id("claude-code", "6c0e2a4e", "2"), k.new_item_id("claude-code6", "c0e2a4e")}) == 5
+    assert (
+        len(
+            {
+                a,
+                k.new_item_id("codex", "6c0e2a4e"),
+                k.new_item_id("claude-code", "6c0e2a4f"),
+                k.new_item_id("claude-code", "6c0e2a4e", "2"),
+                k.new_item_id("claude-code6", "c0e2a4e"),
+            }
+        )
+        == 5
+    )
     with pytest.raises(ValueError):
         k.new_item_id("", "x")
     assert re.fullmatch(r"[0-9a-f]{16}", k.random_item_id())
@@ -690,14 +784,60 @@ def test_raw_characters_the_parsers_disagree_on_are_refused(text: str, line: int
 
 
 yaml_atoms = st.sampled_from(
-    ["a", "0", " ", "  ", ": ", "- ", "[", "]", "{", "}", ",", "'", '"', "\\", "#", "&x", "*x",
-     "!", "?", "%", "@", "`", "\n", "\n  ", "\n- ", "~", "null", "é", "\x1b", "\\x41", "\\u00e9",
-     "\\U0001F600", "\\N", "\\_", "\\L", "\\0", "\\e", "...", "---", "<<", "\x7f", "\x9b",
-     "\u202e", "\U0001F600", "\ufffe", "\ue000"]
+    [
+        "a",
+        "0",
+        " ",
+        "  ",
+        ": ",
+        "- ",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        "'",
+        '"',
+        "\\",
+        "#",
+        "&x",
+        "*x",
+        "!",
+        "?",
+        "%",
+        "@",
+        "`",
+        "\n",
+        "\n  ",
+        "\n- ",
+        "~",
+        "null",
+        "é",
+        "\x1b",
+        "\\x41",
+        "\\u00e9",
+        "\\U0001F600",
+        "\\N",
+        "\\_",
+        "\\L",
+        "\\0",
+        "\\e",
+        "...",
+        "---",
+        "<<",
+        "\x7f",
+        "\x9b",
+        "\u202e",
+        "\U0001f600",
+        "\ufffe",
+        "\ue000",
+    ]
 )
 hand_written_pairs = st.lists(
-    st.tuples(st.sampled_from(["title", "tags", "files", "project", "author", "x"]),
-              st.lists(yaml_atoms, max_size=25).map("".join)),
+    st.tuples(
+        st.sampled_from(["title", "tags", "files", "project", "author", "x"]),
+        st.lists(yaml_atoms, max_size=25).map("".join),
+    ),
     max_size=3,
     unique_by=lambda pair: pair[0],
 )

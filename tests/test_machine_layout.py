@@ -15,7 +15,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, SHARED_FIXTURES, run_smriti
 
 REPO = Path(__file__).resolve().parent.parent
@@ -50,9 +49,12 @@ def lay_out(home: Path) -> dict[str, list[Path]]:
 
     state = home / ".copilot" / "session-state"
     placed["copilot-cli"] = [
-        _copy(shared / "copilot-cli" / "copilot_cli_session_events.jsonl", state / "5a1b2c3d-0000-4000-8000-000000000001" / "events.jsonl"),
+        _copy(
+            shared / "copilot-cli" / "copilot_cli_session_events.jsonl",
+            state / "5a1b2c3d-0000-4000-8000-000000000001" / "events.jsonl",
+        ),
         _copy(shared / "copilot-cli" / "events.jsonl", state / "5a1b2c3d-0000-4000-8000-000000000002" / "events.jsonl"),
-    ]  # fmt: skip
+    ]
 
     cursor = home / ".config" / "Cursor" / "User" / "globalStorage" / "state.vscdb"
     placed["cursor"] = [_copy(shared / "cursor" / "composer-global-state.vscdb", cursor)]
@@ -71,8 +73,12 @@ def lay_out(home: Path) -> dict[str, list[Path]]:
     placed["amp"] = [_copy(p, amp / p.name) for p in sorted((shared / "amp").glob("T-*.json"))]
 
     cont = home / ".continue" / "sessions"
-    placed["continue"] = [_copy(OWN / "continue" / "sessions" / "5b2c8e1f-7a3d-4f60-9b1e-2d4c6a8e0f13.json",
-                                cont / "5b2c8e1f-7a3d-4f60-9b1e-2d4c6a8e0f13.json")]  # fmt: skip
+    placed["continue"] = [
+        _copy(
+            OWN / "continue" / "sessions" / "5b2c8e1f-7a3d-4f60-9b1e-2d4c6a8e0f13.json",
+            cont / "5b2c8e1f-7a3d-4f60-9b1e-2d4c6a8e0f13.json",
+        )
+    ]
 
     global_storage = home / ".config" / "Code" / "User" / "globalStorage"
     cline = _copy(OWN / "cline" / "saoudrizwan.claude-dev", global_storage / "saoudrizwan.claude-dev")
@@ -80,15 +86,19 @@ def lay_out(home: Path) -> dict[str, list[Path]]:
     roo = _copy(OWN / "roo" / "rooveterinaryinc.roo-cline", global_storage / "rooveterinaryinc.roo-cline")
     placed["roo"] = [p for p in sorted((roo / "tasks").iterdir()) if p.is_dir()]
 
-    placed["aider"] = [_copy(shared / "aider" / "zen-mcp-server__.aider.chat.history.md", home / ".aider.chat.history.md")]
+    placed["aider"] = [
+        _copy(shared / "aider" / "zen-mcp-server__.aider.chat.history.md", home / ".aider.chat.history.md")
+    ]
 
     droid = home / ".factory" / "sessions" / "-home-dev-api"
     _copy(shared / "droid" / "droid-session.settings.json", droid / "3f9c2a1e-droid.settings.json")
     placed["droid"] = [_copy(shared / "droid" / "droid-session.jsonl", droid / "3f9c2a1e-droid.jsonl")]
 
     pi = home / ".pi" / "agent" / "sessions" / "--home-dev-app--"
-    placed["pi"] = [_copy(p, pi / f"2026-06-0{i}T10-00-00-000Z_{p.stem}.jsonl")
-                    for i, p in enumerate(sorted((shared / "pi-agent").glob("*.jsonl")), 1)]  # fmt: skip
+    placed["pi"] = [
+        _copy(p, pi / f"2026-06-0{i}T10-00-00-000Z_{p.stem}.jsonl")
+        for i, p in enumerate(sorted((shared / "pi-agent").glob("*.jsonl")), 1)
+    ]
 
     windsurf = home / ".windsurf" / "transcripts"
     placed["windsurf"] = [_copy(shared / "windsurf" / "windsurf-session-simple.jsonl", windsurf / "traj-0001.jsonl")]
@@ -131,8 +141,12 @@ def test_ingest_finds_every_agent_on_a_real_looking_machine(tmp_path: Path, isol
         words: list[str] = []
         for native in sorted(stored[agent]):
             show = json.loads(run_smriti("show", native, "--json", env=env).stdout)
-            words = [w for m in show["messages_list"] if m["kind"] != "injected_context"
-                     for w in re.findall(r"[A-Za-z]{5,}", m["text"])]  # fmt: skip
+            words = [
+                w
+                for m in show["messages_list"]
+                if m["kind"] != "injected_context"
+                for w in re.findall(r"[A-Za-z]{5,}", m["text"])
+            ]
             if words:
                 break
         assert words, agent

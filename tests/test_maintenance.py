@@ -19,7 +19,9 @@ def test_forget_removes_exactly_one_session_and_it_stays_gone(runner, tmp_path: 
     out = invoke_json(runner, "forget", POOL[:8])
     assert out["removed"] == [{"agent": "claude-code", "native_id": POOL}] and out["blobs_dropped"] > 0
     assert {s["native_id"] for s in invoke_json(runner, "sessions")} == {
-        "9b2f4d61-8c3a-4e7f-a1b2-c3d4e5f60718", "d41d8cd9-8f00-4b20-9e98-00998ecf8427"}  # fmt: skip
+        "9b2f4d61-8c3a-4e7f-a1b2-c3d4e5f60718",
+        "d41d8cd9-8f00-4b20-9e98-00998ecf8427",
+    }
     assert invoke_json(runner, "search", "psycopg pool exhausted") == []
     for f in copy.rglob("*.jsonl"):  # touch every file: a full re-read must not bring it back
         f.write_bytes(f.read_bytes())
@@ -66,7 +68,11 @@ def test_doctor_on_a_corrupted_store_explains_the_way_out(runner, data_dir: Path
         (data_dir / extra).unlink(missing_ok=True)
     env = {"SMRITI_HOME": str(data_dir)}
     status = run_smriti("status", env=env)
-    assert status.returncode == 1 and "not a readable smriti database" in status.stderr and "Traceback" not in status.stderr
+    assert (
+        status.returncode == 1
+        and "not a readable smriti database" in status.stderr
+        and "Traceback" not in status.stderr
+    )
     first = run_smriti("doctor", "--json", env=env)
     assert first.returncode == 1 and json.loads(first.stdout)["checks"][0]["check"] == "store readable"
     fixed = run_smriti("doctor", "--repair", "--json", env=env)

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, invoke, invoke_json
 
 pytest.importorskip("mcp")
@@ -25,8 +24,9 @@ class Client:
     def __init__(self, cwd: Path, *args: str):
         exe = shutil.which("smriti", path=str(Path(sys.executable).parent))
         cmd = [exe, "mcp", *args] if exe else [sys.executable, "-m", "smriti", "mcp", *args]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     cwd=cwd, env=dict(os.environ))  # fmt: skip
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=dict(os.environ)
+        )
         self.next_id = 0
         self.buffer = b""
 
@@ -95,8 +95,10 @@ def payload(result: dict) -> dict:
 def client(runner, tmp_path):
     invoke_json(runner, "ingest", "--path", str(EXAMPLES / "claude-code"))
     c = Client(tmp_path)
-    init = c.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "smriti-tests", "version": "1"}})  # fmt: skip
+    init = c.request(
+        "initialize",
+        {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "smriti-tests", "version": "1"}},
+    )
     assert init["result"]["serverInfo"]["name"] == "smriti"
     assert "tools" in init["result"]["capabilities"]
     assert "recall" in init["result"]["instructions"]
@@ -111,7 +113,14 @@ def test_tools_list_with_schemas(client) -> None:
     recall = tools["recall"]["inputSchema"]
     assert recall["required"] == ["query"]
     assert set(recall["properties"]) == {"query", "project", "limit", "budget", "all_projects"}
-    assert set(tools["search"]["inputSchema"]["properties"]) == {"query", "project", "agent", "category", "since", "limit"}
+    assert set(tools["search"]["inputSchema"]["properties"]) == {
+        "query",
+        "project",
+        "agent",
+        "category",
+        "since",
+        "limit",
+    }
     assert tools["show"]["inputSchema"]["required"] == ["id"]
     assert all(t["description"] for t in tools.values())
 
@@ -145,39 +154,57 @@ def test_errors_are_tool_errors_not_crashes(client) -> None:
 
 
 def test_show_knowledge_item_and_sees_new_data(client, runner, tmp_path) -> None:
-    from smriti import knowledge
-
     from test_recall import team_repo  # noqa: E402  (a sibling test module's helper)
 
+    from smriti.team import knowledge
+
     body = "# Cache limit\n\n## Summary\nThe zorblax cache holds 10000 entries.\n"
-    it = knowledge.new_item(title="Zorblax cache limit", category="decision/technical", body=body,
-                            created="2026-11-10T10:00:00Z", id=knowledge.random_item_id(), author="bob",
-                            project="payments-api")  # fmt: skip
+    it = knowledge.new_item(
+        title="Zorblax cache limit",
+        category="decision/technical",
+        body=body,
+        created="2026-11-10T10:00:00Z",
+        id=knowledge.random_item_id(),
+        author="bob",
+        project="payments-api",
+    )
     repo = team_repo(tmp_path / "team", [it])
     invoke_json(runner, "sync", "--repo", str(repo))  # while the server runs
     found = payload(client.call("recall", query="zorblax cache", project=str(repo)))["results"]
     assert found[0]["id"] == it.id and (found[0]["tier"], found[0]["author"]) == ("team", "bob")
     shown = payload(client.call("show", id=it.id[:8]))
-    assert (shown["kind"], shown["id"], shown["title"], shown["author"]) == ("knowledge", it.id, "Zorblax cache limit", "bob")
+    assert (shown["kind"], shown["id"], shown["title"], shown["author"]) == (
+        "knowledge",
+        it.id,
+        "Zorblax cache limit",
+        "bob",
+    )
     assert "10000 entries" in shown["body"]
 
 
 def test_server_project_is_the_default_asking_project(runner, tmp_path) -> None:
-    from smriti import knowledge
-
     from test_recall import team_repo
 
-    it = knowledge.new_item(title="Quuxify the ledger nightly", category="decision/process",
-                            body="# Quuxify\n\n## Summary\nThe ledger is quuxified every night at 02:00.\n",
-                            created="2026-11-10T10:00:00Z", id=knowledge.random_item_id(), author="carol")  # fmt: skip
+    from smriti.team import knowledge
+
+    it = knowledge.new_item(
+        title="Quuxify the ledger nightly",
+        category="decision/process",
+        body="# Quuxify\n\n## Summary\nThe ledger is quuxified every night at 02:00.\n",
+        created="2026-11-10T10:00:00Z",
+        id=knowledge.random_item_id(),
+        author="carol",
+    )
     repo = team_repo(tmp_path / "team", [it])
     invoke_json(runner, "sync", "--repo", str(repo))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     for args, expected in (((), []), (("--project", str(repo)), [it.id])):
         c = Client(elsewhere, *args)
-        c.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                 "clientInfo": {"name": "t", "version": "1"}})  # fmt: skip
+        c.request(
+            "initialize",
+            {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+        )
         c.send("notifications/initialized", notify=True)
         got = payload(c.call("recall", query="when is the ledger quuxified"))["results"]
         assert [r["id"] for r in got] == expected

@@ -29,8 +29,12 @@ def env_with(site: Path) -> dict[str, str]:
 
 def test_example_adapter_package_registers_and_ingests(tmp_path: Path) -> None:
     site = tmp_path / "site"
-    fake_distribution(site, "smriti-adapter-example", {"example-notes": "smriti_adapter_example:NotesAdapter"},
-                      EXAMPLE / "smriti_adapter_example.py")  # fmt: skip
+    fake_distribution(
+        site,
+        "smriti-adapter-example",
+        {"example-notes": "smriti_adapter_example:NotesAdapter"},
+        EXAMPLE / "smriti_adapter_example.py",
+    )
     env = env_with(site)
     listed = json.loads(run_smriti("adapters", "--json", env=env).stdout)
     example = next(a for a in listed if a["name"] == "example-notes")
@@ -48,11 +52,17 @@ def test_a_broken_adapter_is_a_warning_naming_it_and_the_rest_still_run(tmp_path
     broken = tmp_path / "broken_adapter.py"
     broken.write_text("raise RuntimeError('this plugin is broken')\n")
     fake_distribution(site, "smriti-broken", {"broken-agent": "broken_adapter:Adapter"}, broken)
-    fake_distribution(site, "smriti-misnamed", {"other-name": "smriti_adapter_example:NotesAdapter"},
-                      EXAMPLE / "smriti_adapter_example.py")  # fmt: skip
+    fake_distribution(
+        site,
+        "smriti-misnamed",
+        {"other-name": "smriti_adapter_example:NotesAdapter"},
+        EXAMPLE / "smriti_adapter_example.py",
+    )
     proc = run_smriti("adapters", "--json", env=env_with(site))
     assert proc.returncode == 0
-    assert "adapter 'broken-agent' from smriti-broken failed to load: RuntimeError: this plugin is broken" in proc.stderr
+    assert (
+        "adapter 'broken-agent' from smriti-broken failed to load: RuntimeError: this plugin is broken" in proc.stderr
+    )
     assert "adapter 'other-name' from smriti-misnamed ignored: its name 'example-notes' differs" in proc.stderr
     names = {a["name"] for a in json.loads(proc.stdout)}
     assert "claude-code" in names and "broken-agent" not in names and "other-name" not in names

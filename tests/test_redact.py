@@ -21,7 +21,7 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from smriti.errors import ConfigError
-from smriti.redact import (
+from smriti.team.redact import (
     MAX_TEAM_PATTERN_CHARS,
     Finding,
     PathRule,
@@ -68,19 +68,34 @@ def b64url(data: bytes) -> str:
 
 def jwt(rng: random.Random) -> str:
     header = b64url(json.dumps({"alg": rng.choice(["HS256", "RS256", "ES256"]), "typ": "JWT"}).encode())
-    payload = b64url(json.dumps({"sub": str(rng.randint(1, 10**9)), "iat": rng.randint(1_600_000_000, 1_900_000_000),
-                                 "name": rs(rng, LOWER, 8)}).encode())
+    payload = b64url(
+        json.dumps(
+            {
+                "sub": str(rng.randint(1, 10**9)),
+                "iat": rng.randint(1_600_000_000, 1_900_000_000),
+                "name": rs(rng, LOWER, 8),
+            }
+        ).encode()
+    )
     return f"{header}.{payload}.{b64url(rng.randbytes(32))}"
 
 
 def pem_body(rng: random.Random) -> list[str]:
     raw = base64.b64encode(rng.randbytes(rng.randint(120, 600))).decode()
-    return [raw[i:i + 64] for i in range(0, len(raw), 64)]
+    return [raw[i : i + 64] for i in range(0, len(raw), 64)]
 
 
 def pem(rng: random.Random) -> str:
-    label = rng.choice(["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY",
-                        "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"])
+    label = rng.choice(
+        [
+            "PRIVATE KEY",
+            "RSA PRIVATE KEY",
+            "EC PRIVATE KEY",
+            "OPENSSH PRIVATE KEY",
+            "ENCRYPTED PRIVATE KEY",
+            "PGP PRIVATE KEY BLOCK",
+        ]
+    )
     return "\n".join([f"-----BEGIN {label}-----", *pem_body(rng), f"-----END {label}-----"])
 
 
@@ -102,9 +117,15 @@ TOKENS: dict[str, list] = {
         lambda r: f"xapp-1-A{rs(r, UPPER + DIGITS, 10)}-{rs(r, DIGITS, 13)}-{rs(r, HEX, 64)}",
     ],
     "slack-webhook": [
-        lambda r: f"https://hooks.slack.com/services/T{rs(r, UPPER + DIGITS, 8)}/B{rs(r, UPPER + DIGITS, 10)}/{mixed(r, B62, 24)}"
+        lambda r: (
+            f"https://hooks.slack.com/services/T{rs(r, UPPER + DIGITS, 8)}/B{rs(r, UPPER + DIGITS, 10)}/{mixed(r, B62, 24)}"
+        )
     ],
-    "stripe-key": [lambda r: f"{rng_choice(r, ['sk', 'rk', 'pk'])}_{rng_choice(r, ['live', 'test'])}_{mixed(r, B62, r.randint(24, 99))}"],
+    "stripe-key": [
+        lambda r: (
+            f"{rng_choice(r, ['sk', 'rk', 'pk'])}_{rng_choice(r, ['live', 'test'])}_{mixed(r, B62, r.randint(24, 99))}"
+        )
+    ],
     "google-api-key": [lambda r: "AIza" + mixed(r, URLSAFE, 35)],
     "google-oauth": [lambda r: "GOCSPX-" + mixed(r, URLSAFE, 28), lambda r: "ya29." + mixed(r, URLSAFE, 120)],
     "npm-token": [lambda r: "npm_" + mixed(r, B62, 36)],
@@ -165,10 +186,16 @@ def place(context: str, template: str | None, secret: str) -> str:
 
 
 contexts = st.sampled_from(CONTEXTS)
-filler = st.sampled_from([
-    "", "Ran the tests again.\n", "commit 3f9a2c1e5b7d4a60e1f2a3b4c5d6e7f8091a2b3c\n",
-    "see https://docs.python.org/3/library/re.html\n", "requests==2.31.0\n", "max_tokens: 4096\n",
-])
+filler = st.sampled_from(
+    [
+        "",
+        "Ran the tests again.\n",
+        "commit 3f9a2c1e5b7d4a60e1f2a3b4c5d6e7f8091a2b3c\n",
+        "see https://docs.python.org/3/library/re.html\n",
+        "requests==2.31.0\n",
+        "max_tokens: 4096\n",
+    ]
+)
 
 
 def assert_redacted(text: str, secret: str, kind: str, settings: Settings | None = None) -> Redacted:
@@ -192,7 +219,7 @@ def test_tokens_are_redacted_in_every_context(tok, ctx, before, after) -> None:
     text = before + place(name, template, secret) + after
     r = assert_redacted(text, secret, kind)
     # The text around the secret is untouched, and each finding's span names the secret in the original.
-    assert any(text[f.start:f.end] == secret for f in r.findings)
+    assert any(text[f.start : f.end] == secret for f in r.findings)
     if before:
         assert r.text.startswith(before)
 
@@ -234,9 +261,12 @@ def test_gcp_service_account_json(seed: int) -> None:
     rng = random.Random(seed)
     key = pem(random.Random(seed)).replace("RSA PRIVATE KEY", "PRIVATE KEY")
     sa = {
-        "type": "service_account", "project_id": "acme-prod-123",
-        "private_key_id": rs(rng, HEX, 40), "private_key": key + "\n",
-        "client_email": "deployer@acme-prod-123.iam.gserviceaccount.com", "client_id": rs(rng, DIGITS, 21),
+        "type": "service_account",
+        "project_id": "acme-prod-123",
+        "private_key_id": rs(rng, HEX, 40),
+        "private_key": key + "\n",
+        "client_email": "deployer@acme-prod-123.iam.gserviceaccount.com",
+        "client_id": rs(rng, DIGITS, 21),
         "token_uri": "https://oauth2.googleapis.com/token",
     }
     text = json.dumps(sa, indent=2)
@@ -286,11 +316,14 @@ def test_azure_storage_keys_and_connection_strings(seed: int, form: str) -> None
 
 
 @HYP
-@given(seeds, st.sampled_from(["postgres", "postgresql", "mysql", "redis", "amqp", "mongodb+srv", "https", "ftp"]),
-       st.sampled_from(["app", "admin", "svc_user", "bob.smith", ""]),
-       st.sampled_from(["db.internal:5432", "localhost", "cache.example.net:6379", "10.0.0.12"]),
-       st.sampled_from(["", "/app", "/app?sslmode=require"]),
-       st.sampled_from(["{u}", "DATABASE_URL={u}\n", '"url": "{u}"', "connect to {u} now"]))
+@given(
+    seeds,
+    st.sampled_from(["postgres", "postgresql", "mysql", "redis", "amqp", "mongodb+srv", "https", "ftp"]),
+    st.sampled_from(["app", "admin", "svc_user", "bob.smith", ""]),
+    st.sampled_from(["db.internal:5432", "localhost", "cache.example.net:6379", "10.0.0.12"]),
+    st.sampled_from(["", "/app", "/app?sslmode=require"]),
+    st.sampled_from(["{u}", "DATABASE_URL={u}\n", '"url": "{u}"', "connect to {u} now"]),
+)
 def test_passwords_in_urls_keep_user_and_host(seed, scheme, user, host, path, form) -> None:
     password = mixed(random.Random(seed), B62 + "-_.~", random.Random(seed).randint(8, 32))
     url = f"{scheme}://{user}:{password}@{host}{path}"
@@ -300,20 +333,42 @@ def test_passwords_in_urls_keep_user_and_host(seed, scheme, user, host, path, fo
 
 
 def test_url_without_password_is_kept() -> None:
-    for text in ("ssh://git@github.com:22/acme/api.git", "https://github.com/acme/api", "redis://localhost:6379/0",
-                 "postgres://app:${DB_PASSWORD}@db:5432/app", "https://user:<password>@host/x"):
+    for text in (
+        "ssh://git@github.com:22/acme/api.git",
+        "https://github.com/acme/api",
+        "redis://localhost:6379/0",
+        "postgres://app:${DB_PASSWORD}@db:5432/app",
+        "https://user:<password>@host/x",
+    ):
         assert redact(text).text == text
 
 
 # -- .env lines and assignments of secret-named keys
 
 SECRET_KEYS = [
-    ("PASSWORD", "password"), ("DB_PASSWORD", "password"), ("PGPASSWORD", "password"), ("MYSQL_PWD", "password"),
-    ("smtp_pass", "password"), ("db_passwd", "password"), ("passphrase", "password"),
-    ("api_key", "secret"), ("apiKey", "secret"), ("API_KEY", "secret"), ("token", "secret"), ("auth_token", "secret"),
-    ("GITHUB_TOKEN", "secret"), ("client_secret", "secret"), ("SECRET_KEY", "secret"), ("SECRET", "secret"),
-    ("jwtSecret", "secret"), ("access_token", "secret"), ("private_key", "secret"), ("SECRET_KEY_BASE", "secret"),
-    ("X-Api-Key", "secret"), ("slackSigningSecret", "secret"), ("credentials", "secret"),
+    ("PASSWORD", "password"),
+    ("DB_PASSWORD", "password"),
+    ("PGPASSWORD", "password"),
+    ("MYSQL_PWD", "password"),
+    ("smtp_pass", "password"),
+    ("db_passwd", "password"),
+    ("passphrase", "password"),
+    ("api_key", "secret"),
+    ("apiKey", "secret"),
+    ("API_KEY", "secret"),
+    ("token", "secret"),
+    ("auth_token", "secret"),
+    ("GITHUB_TOKEN", "secret"),
+    ("client_secret", "secret"),
+    ("SECRET_KEY", "secret"),
+    ("SECRET", "secret"),
+    ("jwtSecret", "secret"),
+    ("access_token", "secret"),
+    ("private_key", "secret"),
+    ("SECRET_KEY_BASE", "secret"),
+    ("X-Api-Key", "secret"),
+    ("slackSigningSecret", "secret"),
+    ("credentials", "secret"),
 ]
 ASSIGNMENT_FORMS = [
     ("env", "{k}={v}\n"),
@@ -338,7 +393,11 @@ def test_secret_named_assignments(seed: int, key_kind: tuple[str, str], form: tu
     key, kind = key_kind
     name, template = form
     rng = random.Random(seed)
-    alphabet = PASSWORD_CHARS if name in ("env", "export", "env-quoted", "yaml", "json", "python", "toml", "go", "php", "js") else B62 + "-_"
+    alphabet = (
+        PASSWORD_CHARS
+        if name in ("env", "export", "env-quoted", "yaml", "json", "python", "toml", "go", "php", "js")
+        else B62 + "-_"
+    )
     value = mixed(rng, alphabet, rng.randint(8, 40))
     if name in ("js", "php", "python"):
         value = value.replace("'", "")
@@ -353,12 +412,15 @@ def test_secret_named_assignments(seed: int, key_kind: tuple[str, str], form: tu
     assert key in r.text  # the key stays: a reader still knows what was there
 
 
-@pytest.mark.parametrize("text", [
-    "mysql -u root --password hunter2x -h db\n",
-    "psql --password='s3cr3t pass' -h db\n",
-    'curl -u alice:Tr0ub4dor https://api.example.com\n',
-    "<settings><server><password>Tr0ub4dor&amp;3</password></server></settings>\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mysql -u root --password hunter2x -h db\n",
+        "psql --password='s3cr3t pass' -h db\n",
+        "curl -u alice:Tr0ub4dor https://api.example.com\n",
+        "<settings><server><password>Tr0ub4dor&amp;3</password></server></settings>\n",
+    ],
+)
 def test_passwords_on_command_lines_and_in_xml(text: str) -> None:
     r = redact(text)
     assert "[REDACTED:password]" in r.text or "[REDACTED:secret]" in r.text
@@ -366,15 +428,24 @@ def test_passwords_on_command_lines_and_in_xml(text: str) -> None:
         assert word not in r.text
 
 
-@pytest.mark.parametrize("text,secret", [
-    ('curl -H "Authorization: Bearer ab12CD34ef56GH78ij90KL" https://x', "ab12CD34ef56GH78ij90KL"),
-    ("authorization: token 0123456789abcdefABCDEF0123", "0123456789abcdefABCDEF0123"),
-    ("https://acct.blob.core.windows.net/c/x.txt?sv=2022-11-02&se=2026-01-01&sr=b&sp=r&sig=Ab12%2Bcd34EF56gh78", "Ab12%2Bcd34EF56gh78"),
-    ("https://s3.amazonaws.com/b/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=" + "ab" * 32, "ab" * 32),
-    ('"auth": "YWxpY2U6c2VjcmV0UGFzc3dvcmQxMjM="', "YWxpY2U6c2VjcmV0UGFzc3dvcmQxMjM="),  # docker config.json
-    ("//registry.npmjs.org/:_authToken=abcdef12-3456-7890-abcd-ef1234567890", "abcdef12-3456-7890-abcd-ef1234567890"),
-    ("HEROKU_API_KEY=01234567-89ab-cdef-0123-456789abcdef", "01234567-89ab-cdef-0123-456789abcdef"),
-])
+@pytest.mark.parametrize(
+    "text,secret",
+    [
+        ('curl -H "Authorization: Bearer ab12CD34ef56GH78ij90KL" https://x', "ab12CD34ef56GH78ij90KL"),
+        ("authorization: token 0123456789abcdefABCDEF0123", "0123456789abcdefABCDEF0123"),
+        (
+            "https://acct.blob.core.windows.net/c/x.txt?sv=2022-11-02&se=2026-01-01&sr=b&sp=r&sig=Ab12%2Bcd34EF56gh78",
+            "Ab12%2Bcd34EF56gh78",
+        ),
+        ("https://s3.amazonaws.com/b/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=" + "ab" * 32, "ab" * 32),
+        ('"auth": "YWxpY2U6c2VjcmV0UGFzc3dvcmQxMjM="', "YWxpY2U6c2VjcmV0UGFzc3dvcmQxMjM="),  # docker config.json
+        (
+            "//registry.npmjs.org/:_authToken=abcdef12-3456-7890-abcd-ef1234567890",
+            "abcdef12-3456-7890-abcd-ef1234567890",
+        ),
+        ("HEROKU_API_KEY=01234567-89ab-cdef-0123-456789abcdef", "01234567-89ab-cdef-0123-456789abcdef"),
+    ],
+)
 def test_credentials_in_headers_queries_and_config(text: str, secret: str) -> None:
     r = redact(text)
     assert secret not in r.text, r.text
@@ -388,15 +459,31 @@ def test_heroku_uuid_key_gets_its_kind() -> None:
 
 # -- high-entropy assignments
 
-ORDINARY_KEYS = ["session", "value", "blob", "seed", "x", "config_value", "SOME_SETTING", "data", "webhookUrlPart", "cookie_val"]
+ORDINARY_KEYS = [
+    "session",
+    "value",
+    "blob",
+    "seed",
+    "x",
+    "config_value",
+    "SOME_SETTING",
+    "data",
+    "webhookUrlPart",
+    "cookie_val",
+]
 
 
 # The high-entropy rule misses a small share of random values that happen to read like names (about 1 in
 # 1,000 base62 values of 24 characters, 1 in 4,000 of 32; test_high_entropy_miss_rate pins that down), so
 # this property runs on a fixed set of examples instead of new ones every run.
 @hsettings(max_examples=60, deadline=None, derandomize=True)
-@given(seeds, st.sampled_from(ORDINARY_KEYS), st.sampled_from(['{k} = "{v}"', "{k}={v}", '"{k}": "{v}"', "{k}: {v}", "let {k} = '{v}';"]),
-       st.sampled_from([B62, B64, URLSAFE]), st.integers(min_value=24, max_value=80))
+@given(
+    seeds,
+    st.sampled_from(ORDINARY_KEYS),
+    st.sampled_from(['{k} = "{v}"', "{k}={v}", '"{k}": "{v}"', "{k}: {v}", "let {k} = '{v}';"]),
+    st.sampled_from([B62, B64, URLSAFE]),
+    st.integers(min_value=24, max_value=80),
+)
 def test_high_entropy_assignments(seed, key, form, alphabet, length) -> None:
     value = mixed(random.Random(seed), alphabet, length)
     text = "config:\n" + form.format(k=key, v=value) + "\n"
@@ -404,9 +491,17 @@ def test_high_entropy_assignments(seed, key, form, alphabet, length) -> None:
     assert key in r.text
 
 
-@pytest.mark.parametrize("alphabet,length,max_missed", [
-    (B62, 24, 5), (B62, 32, 2), (B64, 40, 1), (URLSAFE, 32, 2), (LOWER + DIGITS, 32, 10), (UPPER + DIGITS, 32, 2),
-])
+@pytest.mark.parametrize(
+    "alphabet,length,max_missed",
+    [
+        (B62, 24, 5),
+        (B62, 32, 2),
+        (B64, 40, 1),
+        (URLSAFE, 32, 2),
+        (LOWER + DIGITS, 32, 10),
+        (UPPER + DIGITS, 32, 2),
+    ],
+)
 def test_high_entropy_miss_rate(alphabet: str, length: int, max_missed: int) -> None:
     rng = random.Random(length)
     values = [rs(rng, alphabet, length) for _ in range(2000)]
@@ -427,14 +522,38 @@ def test_entropy_threshold_is_a_setting() -> None:
 
 
 @HYP
-@given(seeds, st.sampled_from(["{e}", "Author: Alice Smith <{e}>", "mail {e} about it", '{{"email": "{e}"}}',
-                               "[contact](mailto:{e})", "Co-authored-by: Bob <{e}>\n"]))
+@given(
+    seeds,
+    st.sampled_from(
+        [
+            "{e}",
+            "Author: Alice Smith <{e}>",
+            "mail {e} about it",
+            '{{"email": "{e}"}}',
+            "[contact](mailto:{e})",
+            "Co-authored-by: Bob <{e}>\n",
+        ]
+    ),
+)
 def test_emails(seed: int, form: str) -> None:
     rng = random.Random(seed)
-    local = rng.choice([rs(rng, LOWER, 5) + "." + rs(rng, LOWER, 6), rs(rng, LOWER, 4) + "+" + rs(rng, LOWER, 3),
-                        rs(rng, LOWER, 3) + rs(rng, DIGITS, 3), rs(rng, DIGITS, 7) + "+" + rs(rng, LOWER, 6)])
-    domain = rng.choice([rs(rng, LOWER, 6) + ".com", rs(rng, LOWER, 4) + "-" + rs(rng, LOWER, 3) + ".io",
-                         "mail." + rs(rng, LOWER, 5) + ".co.uk", "users.noreply.github.com", rs(rng, LOWER, 7) + ".dev"])
+    local = rng.choice(
+        [
+            rs(rng, LOWER, 5) + "." + rs(rng, LOWER, 6),
+            rs(rng, LOWER, 4) + "+" + rs(rng, LOWER, 3),
+            rs(rng, LOWER, 3) + rs(rng, DIGITS, 3),
+            rs(rng, DIGITS, 7) + "+" + rs(rng, LOWER, 6),
+        ]
+    )
+    domain = rng.choice(
+        [
+            rs(rng, LOWER, 6) + ".com",
+            rs(rng, LOWER, 4) + "-" + rs(rng, LOWER, 3) + ".io",
+            "mail." + rs(rng, LOWER, 5) + ".co.uk",
+            "users.noreply.github.com",
+            rs(rng, LOWER, 7) + ".dev",
+        ]
+    )
     email = f"{local}@{domain}"
     assert_redacted(form.format(e=email), email, "email")
 
@@ -443,11 +562,21 @@ def test_emails_can_be_kept() -> None:
     assert redact("mail alice@corp.io", Settings(emails=False)).text == "mail alice@corp.io"
 
 
-@pytest.mark.parametrize("text", [
-    "git@github.com:acme/payments.git", "Co-Authored-By: Claude <noreply@anthropic.com>", "icon@2x.png",
-    "npm i lodash@4.17.21", "@types/node@20.11.0", "image@sha256:" + "ab" * 32, "user@example.com",
-    "x = a @ b.T", "@property", "pip install 'pkg @ git+https://github.com/acme/pkg.git@v1.2.3'",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git@github.com:acme/payments.git",
+        "Co-Authored-By: Claude <noreply@anthropic.com>",
+        "icon@2x.png",
+        "npm i lodash@4.17.21",
+        "@types/node@20.11.0",
+        "image@sha256:" + "ab" * 32,
+        "user@example.com",
+        "x = a @ b.T",
+        "@property",
+        "pip install 'pkg @ git+https://github.com/acme/pkg.git@v1.2.3'",
+    ],
+)
 def test_not_emails(text: str) -> None:
     assert redact(text).text == text
     assert scan(text) == []
@@ -461,8 +590,12 @@ path_tails = st.lists(st.from_regex(r"[A-Za-z0-9_.-]{1,12}", fullmatch=True), mi
 
 
 @HYP
-@given(users, path_tails, st.sampled_from(["/home/{u}", "/Users/{u}", "/var/home/{u}", "/mnt/c/Users/{u}"]),
-       st.sampled_from(["cd {p}", "File \"{p}\", line 3", '{{"cwd": "{p}"}}', "file://{p}", "{p}: No such file"]))
+@given(
+    users,
+    path_tails,
+    st.sampled_from(["/home/{u}", "/Users/{u}", "/var/home/{u}", "/mnt/c/Users/{u}"]),
+    st.sampled_from(["cd {p}", 'File "{p}", line 3', '{{"cwd": "{p}"}}', "file://{p}", "{p}: No such file"]),
+)
 def test_unix_home_paths(user, tail, home_form, form) -> None:
     home = home_form.format(u=user)
     path = home + "".join("/" + t for t in tail)
@@ -482,10 +615,19 @@ def test_windows_home_paths(user, tail, sep) -> None:
     assert "opened ~" + "".join(sep + t for t in tail) + " in the editor" == r.text
 
 
-@pytest.mark.parametrize("text", [
-    "https://example.com/home/index.html", "see docs/Users/guide.md", "/Users/Shared/Build", "/home/",
-    "/homework/x", "app/root/config", "~/src/x.py", "/srv/www/htdocs",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com/home/index.html",
+        "see docs/Users/guide.md",
+        "/Users/Shared/Build",
+        "/home/",
+        "/homework/x",
+        "app/root/config",
+        "~/src/x.py",
+        "/srv/www/htdocs",
+    ],
+)
 def test_not_home_paths(text: str) -> None:
     assert redact(text).text == text
 
@@ -526,24 +668,35 @@ LOOKALIKES = [
     lambda r: f"HEAD={sha(r, 40)}\ngit checkout {sha(r, 12)}\n",
     lambda r: f'{{"session": "{uuid(r)}", "request_id": "{uuid(r, True)}", "uuid": "{uuid(r)}"}}',
     lambda r: f"id={uuid(r)} parentUuid: {uuid(r)}",
-    lambda r: f"digest: sha256:{sha(r, 64)}\nsha512: {sha(r, 128)}\nchecksum = \"{sha(r, 64)}\"",
+    lambda r: f'digest: sha256:{sha(r, 64)}\nsha512: {sha(r, 128)}\nchecksum = "{sha(r, 64)}"',
     lambda r: f"docker pull ghcr.io/acme/api@sha256:{sha(r, 64)}\nFROM python:3.11-slim@sha256:{sha(r, 64)}\n",
     lambda r: f"requests==2.31.0 \\\n    --hash=sha256:{sha(r, 64)}\nurllib3>=2.0.7,<3\n",
-    lambda r: json.dumps({"node_modules/lodash": {
-        "version": "4.17.21", "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz",
-        "integrity": "sha512-" + base64.b64encode(r.randbytes(64)).decode()}}, indent=2),
+    lambda r: json.dumps(
+        {
+            "node_modules/lodash": {
+                "version": "4.17.21",
+                "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz",
+                "integrity": "sha512-" + base64.b64encode(r.randbytes(64)).decode(),
+            }
+        },
+        indent=2,
+    ),
     lambda r: f"integrity sha1-{base64.b64encode(r.randbytes(20)).decode()}\n",
-    lambda r: f'version = "{r.randint(0, 9)}.{r.randint(0, 40)}.{r.randint(0, 9)}-rc.{r.randint(1, 5)}"\nnode@18.17.1\n',
+    lambda r: (
+        f'version = "{r.randint(0, 9)}.{r.randint(0, 40)}.{r.randint(0, 9)}-rc.{r.randint(1, 5)}"\nnode@18.17.1\n'
+    ),
     lambda r: "We use sk-learn (scikit-learn) and a task-runner; the sk- prefix marks OpenAI keys.\n",
-    lambda r: f"max_tokens = {r.randint(1, 9000)}\ntoken_count: {r.randint(1, 99)}\ntokenizer = \"cl100k_base\"\n",
-    lambda r: "def login(user: str, password: str) -> Token:\n    token = get_token(user, password)\n    return token\n",
+    lambda r: f'max_tokens = {r.randint(1, 9000)}\ntoken_count: {r.randint(1, 99)}\ntokenizer = "cl100k_base"\n',
+    lambda r: (
+        "def login(user: str, password: str) -> Token:\n    token = get_token(user, password)\n    return token\n"
+    ),
     lambda r: 'api_key=os.environ["API_KEY"]\nsecret = settings.SECRET_KEY\npassword: Optional[str] = None\n',
     lambda r: f'data = "{base64.b64encode(b"the quick brown fox jumps over the lazy dog").decode()}"\n',
     lambda r: f"The payload was {base64.b64encode(r.randbytes(30)).decode()} in the log line.\n",
     lambda r: 'name = "ConnectionPoolTimeoutError"\nclass_name: "PaymentsApiClientFactory"\n',
     lambda r: 'DATABASE_URL=postgres://app@db.internal:5432/app\nmodule = "smriti.adapters.claude_code"\n',
     lambda r: "| step | time |\n|---|---|\n| build | 12:30 |\nratio: 3/4, a == b, x := 1, y => 2\n",
-    lambda r: "PWD=/srv/app\nsecret_name = \"prod/db\"\npassword_min_length: 12\ntoken_type: Bearer\n",
+    lambda r: 'PWD=/srv/app\nsecret_name = "prod/db"\npassword_min_length: 12\ntoken_type: Bearer\n',
     lambda r: "Tokens: 1,234 in / 567 out. Password policy: rotate every 90 days.\n",
     lambda r: "[REDACTED:github-token] and [REDACTED:email] stay as they are; so does ~/src/app.py\n",
     lambda r: f'"signature": "{b64url(r.randbytes(48))}"\n',
@@ -555,7 +708,7 @@ LOOKALIKES = [
 def test_lookalikes_survive_byte_identical(pieces) -> None:
     text = "".join(LOOKALIKES[i](random.Random(seed)) for i, seed in pieces)
     r = redact(text)
-    assert r.text == text, [(f.kind, f.rule, text[f.start:f.end]) for f in r.findings]
+    assert r.text == text, [(f.kind, f.rule, text[f.start : f.end]) for f in r.findings]
     assert r.findings == () and r.ok
     assert scan(text) == []
 
@@ -606,7 +759,8 @@ def test_scan_agrees_with_redact(doc) -> None:
     found = scan(text)
     r = redact(text)
     assert [(f.kind, f.start, f.end, f.fingerprint) for f in found] == [
-        (f.kind, f.start, f.end, f.fingerprint) for f in r.findings]
+        (f.kind, f.start, f.end, f.fingerprint) for f in r.findings
+    ]
     assert bool(secrets) <= bool(found)
 
 
@@ -627,7 +781,11 @@ def test_findings_hold_fingerprints_not_secrets() -> None:
     r = redact(f"line one\n  export GH={secret}\n")
     (f,) = r.findings
     assert (f.kind, f.rule, f.line, f.column) == ("github-token", "github-token", 2, 13)
-    assert f.fingerprint == hashlib.sha256(f"github-token:{secret}".encode()).hexdigest() == fingerprint("github-token", secret)
+    assert (
+        f.fingerprint
+        == hashlib.sha256(f"github-token:{secret}".encode()).hexdigest()
+        == fingerprint("github-token", secret)
+    )
     assert secret not in repr(f) and secret not in repr(r.findings) and secret not in f.describe()
     assert secret not in repr(scan(f"x {secret}"))
     assert not any(secret in str(v) for v in vars_of(f))
@@ -668,12 +826,23 @@ def test_allowed_value_inside_a_secret_assignment_is_still_redacted_as_a_secret(
 def test_scan_reports_lines_and_rules() -> None:
     rng = random.Random(11)
     gh = "ghp_" + mixed(rng, B62, 36)
-    lines = ["# notes", "", f"GITHUB_TOKEN={gh}", "ok", "mail bob.builder@acme-corp.io", "",
-             "postgres://app:Sup3rS3cret@db/app", "cd /home/bob/src"]
+    lines = [
+        "# notes",
+        "",
+        f"GITHUB_TOKEN={gh}",
+        "ok",
+        "mail bob.builder@acme-corp.io",
+        "",
+        "postgres://app:Sup3rS3cret@db/app",
+        "cd /home/bob/src",
+    ]
     found = scan("\n".join(lines))
     assert [(f.line, f.kind, f.rule) for f in found] == [
-        (3, "github-token", "github-token"), (5, "email", "email"), (7, "password", "url-password"),
-        (8, "home-path", "home-path")]
+        (3, "github-token", "github-token"),
+        (5, "email", "email"),
+        (7, "password", "url-password"),
+        (8, "home-path", "home-path"),
+    ]
     assert [f.column for f in found] == [14, 6, 16, 4]
     assert "line 3" in found[0].describe() and found[0].fingerprint[:12] in found[0].describe()
 
@@ -683,8 +852,12 @@ def test_scan_reports_lines_and_rules() -> None:
 
 
 def test_team_patterns_redact_with_their_kind() -> None:
-    s = Settings(patterns=(TeamPattern("acme", "acme-token", r"acme_[A-Za-z0-9]{32}"),
-                           TeamPattern("ticket", "internal-id", r"INTERNAL-(?P<secret>\d{6})")))
+    s = Settings(
+        patterns=(
+            TeamPattern("acme", "acme-token", r"acme_[A-Za-z0-9]{32}"),
+            TeamPattern("ticket", "internal-id", r"INTERNAL-(?P<secret>\d{6})"),
+        )
+    )
     tok = "acme_" + mixed(random.Random(5), B62, 32)
     r = redact(f"use {tok} for INTERNAL-123456", s)
     assert r.text == "use [REDACTED:acme-token] for INTERNAL-[REDACTED:internal-id]"
@@ -698,7 +871,7 @@ def test_a_match_that_only_appears_after_a_first_pass_maps_back_to_the_original(
     r = redact(text, s)
     assert r.text == "ls [REDACTED:secret-dir] now"
     (f,) = r.findings  # the home path it swallowed is not reported twice
-    assert (text[f.start:f.end], f.rule) == ("/home/alice/secret-plans", "team:secret-dir")
+    assert (text[f.start : f.end], f.rule) == ("/home/alice/secret-plans", "team:secret-dir")
     assert f.fingerprint == fingerprint("secret-dir", "/home/alice/secret-plans")
     assert redact(r.text, s).text == r.text
 
@@ -761,7 +934,9 @@ def test_catastrophic_team_pattern_returns_promptly_with_a_clear_error() -> None
 
 
 def test_nested_alternation_is_bounded_too() -> None:
-    s = Settings(patterns=(TeamPattern("alt", "x", r"(a|aa)+$"), TeamPattern("later", "y", r"zzz")), pattern_timeout=0.05)
+    s = Settings(
+        patterns=(TeamPattern("alt", "x", r"(a|aa)+$"), TeamPattern("later", "y", r"zzz")), pattern_timeout=0.05
+    )
     t0 = time.monotonic()
     r = redact("a" * 40 + "!" + " zzz", s)
     assert time.monotonic() - t0 < 3
@@ -775,12 +950,15 @@ def test_text_longer_than_the_scan_cap_fails_closed() -> None:
     assert redact("x" * 100, s).ok
 
 
-@pytest.mark.parametrize("pattern,message", [
-    ("a" * (MAX_TEAM_PATTERN_CHARS + 1), "characters"),
-    ("(unclosed", "does not compile"),
-    ("a*", "empty string"),
-    ("(?:x|)", "empty string"),
-])
+@pytest.mark.parametrize(
+    "pattern,message",
+    [
+        ("a" * (MAX_TEAM_PATTERN_CHARS + 1), "characters"),
+        ("(unclosed", "does not compile"),
+        ("a*", "empty string"),
+        ("(?:x|)", "empty string"),
+    ],
+)
 def test_bad_team_patterns_are_config_errors(pattern: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         Settings(patterns=(TeamPattern("p", "team-kind", pattern),))
@@ -822,15 +1000,32 @@ replace = "<repo>/"
 # Built-in rules stay fast on hostile input, and on a real-sized transcript
 
 
-@pytest.mark.parametrize("text", [
-    "a" * 200_000,
-    "-----BEGIN PRIVATE KEY-----" + "A" * 200_000,
-    "-----BEGIN RSA PRIVATE KEY-----\n" + "-" * 100_000,
-    "=" * 100_000, ":" * 100_000, "a=" * 50_000, "a: " * 50_000, "@" * 100_000, "a@b." * 30_000,
-    "/home/" * 30_000, "/home/a" * 30_000, "sk-" + "a" * 200_000, "eyJ" + "a" * 100_000 + ".eyJ" + "b" * 100_000,
-    '"' + "\\" * 100_000, "password=" + "x" * 200_000, "://" + "a" * 100_000 + ":" + "b" * 100_000,
-    "C:\\Users\\" * 30_000, "xoxb-" * 40_000, "ghp_" * 50_000, "Bearer " * 30_000, "k" * 80 + "=" + "v" * 100_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * 200_000,
+        "-----BEGIN PRIVATE KEY-----" + "A" * 200_000,
+        "-----BEGIN RSA PRIVATE KEY-----\n" + "-" * 100_000,
+        "=" * 100_000,
+        ":" * 100_000,
+        "a=" * 50_000,
+        "a: " * 50_000,
+        "@" * 100_000,
+        "a@b." * 30_000,
+        "/home/" * 30_000,
+        "/home/a" * 30_000,
+        "sk-" + "a" * 200_000,
+        "eyJ" + "a" * 100_000 + ".eyJ" + "b" * 100_000,
+        '"' + "\\" * 100_000,
+        "password=" + "x" * 200_000,
+        "://" + "a" * 100_000 + ":" + "b" * 100_000,
+        "C:\\Users\\" * 30_000,
+        "xoxb-" * 40_000,
+        "ghp_" * 50_000,
+        "Bearer " * 30_000,
+        "k" * 80 + "=" + "v" * 100_000,
+    ],
+)
 def test_no_catastrophic_backtracking_in_builtins(text: str) -> None:
     t0 = time.monotonic()
     r = redact(text)
@@ -843,7 +1038,9 @@ def transcript(seed: int, size: int = 20_480) -> str:
     out = []
     while sum(map(len, out)) < size:
         out.append(rng.choice(LOOKALIKES)(rng))
-        out.append(f"**assistant**: {' '.join(rng.choice(['pool', 'retry', 'the', 'worker', 'fix']) for _ in range(30))}\n")
+        out.append(
+            f"**assistant**: {' '.join(rng.choice(['pool', 'retry', 'the', 'worker', 'fix']) for _ in range(30))}\n"
+        )
         if rng.random() < 0.1:
             out.append(f"GITHUB_TOKEN=ghp_{mixed(rng, B62, 36)}\n")
     return "".join(out)[:size]

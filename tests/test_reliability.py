@@ -28,7 +28,6 @@ from pathlib import Path
 
 import apsw
 import pytest
-
 from conftest import EXAMPLES, run_smriti
 
 REPO = Path(__file__).resolve().parent.parent
@@ -58,8 +57,11 @@ def _git(repo: Path, *args: str) -> None:
 def _corpus(out: Path, sessions: int, seed: int, *, one_project: bool = False) -> Path:
     """benchmarks/corpus.py's Claude Code sessions; `one_project`: every session's cwd is TEAM_CWD,
     so one `share --project teamproj` sweep shares all of them."""
-    subprocess.run([sys.executable, str(CORPUS_PY), str(out), "--sessions", str(sessions), "--seed", str(seed)],
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, str(CORPUS_PY), str(out), "--sessions", str(sessions), "--seed", str(seed)],
+        check=True,
+        capture_output=True,
+    )
     if one_project:
         for f in out.rglob("*.jsonl"):
             text = f.read_text()
@@ -71,20 +73,28 @@ def _corpus(out: Path, sessions: int, seed: int, *, one_project: bool = False) -
 
 def _team_repo(path: Path) -> Path:
     subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True, capture_output=True)
-    for cmd in (["config", "user.name", "t"], ["config", "user.email", "t@example.com"],
-                ["remote", "add", "origin", TEAM_REMOTE]):  # fmt: skip
+    for cmd in (
+        ["config", "user.name", "t"],
+        ["config", "user.email", "t@example.com"],
+        ["remote", "add", "origin", TEAM_REMOTE],
+    ):
         _git(path, *cmd)
     return path
 
 
 def _knowledge_repo(path: Path, items: int) -> Path:
     """A repo whose main branch holds `items` committed knowledge files."""
-    from smriti import knowledge
+    from smriti.team import knowledge
 
     _team_repo(path)
     for i in range(items):
-        item = knowledge.new_item(id=f"{i:016x}", title=f"Item number {i} about topic{i % 7}", category="topic/learning",
-                                  body=f"# Item {i}\n\nBody {i} mentions zebra{i % 11}.\n", created="2026-11-01T00:00:00Z")  # fmt: skip
+        item = knowledge.new_item(
+            id=f"{i:016x}",
+            title=f"Item number {i} about topic{i % 7}",
+            category="topic/learning",
+            body=f"# Item {i}\n\nBody {i} mentions zebra{i % 11}.\n",
+            created="2026-11-01T00:00:00Z",
+        )
         target = path / ".smriti" / knowledge.item_path(item)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(knowledge.render_bytes(item))
@@ -107,14 +117,25 @@ def _store_facts(data: Path) -> dict:
         q = lambda sql: conn.execute(sql).fetchall()  # noqa: E731
         return {
             "integrity": q("pragma integrity_check")[0][0],
-            "half_sessions": [r[0] for r in q("select session_id from sessions s where message_count != "
-                                              "(select count(*) from messages m where m.session = s.id)")],  # fmt: skip
+            "half_sessions": [
+                r[0]
+                for r in q(
+                    "select session_id from sessions s where message_count != "
+                    "(select count(*) from messages m where m.session = s.id)"
+                )
+            ],
             "rows": {
                 "sessions": Counter(q("select agent, native_id, message_count, coalesce(category, '') from sessions")),
                 "digests": Counter(q("select s.native_id, d.title from digests d join sessions s on s.id = d.session")),
-                "messages": Counter(q("select s.agent, s.native_id, m.key_hash, m.role, m.kind, hex(b.hash) "
-                                      "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob")),
-                "knowledge": Counter(q("select item_id, coalesce(repo, ''), path, content_hash, status from knowledge")),
+                "messages": Counter(
+                    q(
+                        "select s.agent, s.native_id, m.key_hash, m.role, m.kind, hex(b.hash) "
+                        "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob"
+                    )
+                ),
+                "knowledge": Counter(
+                    q("select item_id, coalesce(repo, ''), path, content_hash, status from knowledge")
+                ),
                 "shares": Counter(q("select item_id, repo, path, status from shares")),
             },
         }
@@ -126,18 +147,23 @@ def _repo_files(repo: Path) -> dict[str, bytes]:
     """Every file under .smriti/knowledge/, its `shared:` time blanked (the one field that is the
     clock's: a clean run a second later writes another)."""
     base = repo / ".smriti" / "knowledge"
-    return {p.relative_to(repo).as_posix(): _SHARED_LINE.sub(b'shared: "<time>"', p.read_bytes())
-            for p in sorted(base.rglob("*")) if p.is_file()}  # fmt: skip
+    return {
+        p.relative_to(repo).as_posix(): _SHARED_LINE.sub(b'shared: "<time>"', p.read_bytes())
+        for p in sorted(base.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _share_problems(repo: Path, data: Path) -> list[str]:
     """The repo's knowledge files against the store's shares bookkeeping."""
-    from smriti import knowledge
+    from smriti.team import knowledge
 
     conn = apsw.Connection(str(data / "smriti.db"))
     try:
-        rows = {r[0]: r[1:] for r in conn.execute("select item_id, path, file_sha, status from shares where repo = ?",
-                                                   (TEAM_KEY,))}  # fmt: skip
+        rows = {
+            r[0]: r[1:]
+            for r in conn.execute("select item_id, path, file_sha, status from shares where repo = ?", (TEAM_KEY,))
+        }
     finally:
         conn.close()
     problems, seen = [], {}
@@ -203,8 +229,9 @@ def _run_to_completion(argv: list[str], data: Path) -> subprocess.CompletedProce
 
 def _kill_at(argv: list[str], data: Path, delay: float) -> bool:
     """Start `smriti <argv>`, SIGKILL it after `delay` s; True when it was still running (a fault landed)."""
-    proc = subprocess.Popen([*_exe(), *argv], env={**os.environ, **_env(data)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [*_exe(), *argv], env={**os.environ, **_env(data)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     time.sleep(delay)
     landed = proc.poll() is None
     proc.send_signal(signal.SIGKILL)
@@ -223,16 +250,29 @@ def _first_open(data: Path) -> None:
 
 def test_concurrent_ingest_recall_and_search_lose_nothing(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
-    subprocess.run([sys.executable, str(REPO / "benchmarks" / "corpus.py"), str(corpus), "--sessions", "120",
-                    "--seed", "5"], check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "corpus.py"), str(corpus), "--sessions", "120", "--seed", "5"],
+        check=True,
+        capture_output=True,
+    )
     env = {**os.environ, "SMRITI_HOME": str(tmp_path / "data")}
     _first_open(tmp_path / "data")
     procs = [
-        subprocess.Popen([*_exe(), "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True),
-        subprocess.Popen([*_exe(), "ingest", "--path", str(EXAMPLES / "claude-code"), "-q"], env=env,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True),
-    ]  # fmt: skip
+        subprocess.Popen(
+            [*_exe(), "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        ),
+        subprocess.Popen(
+            [*_exe(), "ingest", "--path", str(EXAMPLES / "claude-code"), "-q"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        ),
+    ]
     readers = 0
     while any(p.poll() is None for p in procs):
         for args in (["recall", "connection pool exhausted", "--json"], ["search", "needle7", "--json"]):
@@ -262,8 +302,7 @@ def test_concurrent_ingest_recall_and_sync_lose_nothing(tmp_path: Path) -> None:
     _first_open(data)
 
     def start(argv: list[str]) -> subprocess.Popen:
-        return subprocess.Popen([*_exe(), *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True)  # fmt: skip
+        return subprocess.Popen([*_exe(), *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
     procs = [start(ingest), start(sync)]
     outcomes: list[tuple[list[str], int, str]] = []
@@ -296,9 +335,15 @@ def test_processes_starting_together_on_a_fresh_data_dir_all_succeed(tmp_path: P
     failures: list[str] = []
     for trial in range(15):  # stops at the first failure (~8 s for 15 clean trials)
         env = {**os.environ, **_env(tmp_path / f"fresh{trial}")}
-        procs = [subprocess.Popen([*_exe(), *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-                 for argv in (["status", "--json"], ["search", "x", "--json"], ["recall", "y z", "--json"],
-                              ["sessions", "--json"])]  # fmt: skip
+        procs = [
+            subprocess.Popen([*_exe(), *argv], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            for argv in (
+                ["status", "--json"],
+                ["search", "x", "--json"],
+                ["recall", "y z", "--json"],
+                ["sessions", "--json"],
+            )
+        ]
         for p in procs:
             err = p.communicate()[1]
             if p.returncode != 0 or _USER_ERRORS.search(err):
@@ -314,8 +359,9 @@ def test_processes_starting_together_on_a_fresh_data_dir_all_succeed(tmp_path: P
 def test_a_killed_sync_leaves_a_consistent_store(tmp_path: Path) -> None:
     clone = _knowledge_repo(tmp_path / "clone", 1500)
     env = {**os.environ, "SMRITI_HOME": str(tmp_path / "data")}
-    proc = subprocess.Popen([*_exe(), "sync", "--repo", str(clone), "-q"], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [*_exe(), "sync", "--repo", str(clone), "-q"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     time.sleep(1.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -352,8 +398,12 @@ def test_a_share_killed_mid_run_leaves_whole_files_and_a_rerun_finishes_the_job(
     clean, clean_files = _share_clean_run(tmp_path, template, argv)
     data, repo = tmp_path / "run" / "data", _team_repo(tmp_path / "run" / "repo")
     shutil.copytree(template, data)
-    proc = subprocess.Popen([*_exe(), *argv, "--repo", str(repo)], env={**os.environ, **_env(data)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [*_exe(), *argv, "--repo", str(repo)],
+        env={**os.environ, **_env(data)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     knowledge_dir = repo / ".smriti" / "knowledge"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:

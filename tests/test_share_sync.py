@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from conftest import invoke, run_smriti
 
 # ---------------------------------------------------------------------------------------------
@@ -29,11 +28,26 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
     return proc.stdout
 
 
-def record(kind: str, uuid: str, content, session: str, cwd: str, parent: str | None = None,
-           ts: str = "2026-11-01T10:00:00.000Z") -> str:  # fmt: skip
+def record(
+    kind: str,
+    uuid: str,
+    content,
+    session: str,
+    cwd: str,
+    parent: str | None = None,
+    ts: str = "2026-11-01T10:00:00.000Z",
+) -> str:
     """One line of a Claude Code transcript; `content` is a str or a list of content blocks."""
-    base = {"parentUuid": parent, "isSidechain": False, "cwd": cwd, "sessionId": session, "version": "2.1.40",
-            "uuid": uuid, "timestamp": ts, "type": kind}  # fmt: skip
+    base = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "cwd": cwd,
+        "sessionId": session,
+        "version": "2.1.40",
+        "uuid": uuid,
+        "timestamp": ts,
+        "type": kind,
+    }
     if kind == "user":
         base["message"] = {"role": "user", "content": content}
     else:
@@ -50,11 +64,23 @@ def transcript(session: str, cwd: Path, turns: list[tuple[str, object]], title: 
         uuid = f"{session}-{i}"
         if kind == "tool_use":
             name, tool_input = content  # type: ignore[misc]
-            line = record("assistant", uuid, [{"type": "tool_use", "id": f"tu-{session}-{i}", "name": name,
-                                                "input": tool_input}], session, str(cwd), parent)  # fmt: skip
+            line = record(
+                "assistant",
+                uuid,
+                [{"type": "tool_use", "id": f"tu-{session}-{i}", "name": name, "input": tool_input}],
+                session,
+                str(cwd),
+                parent,
+            )
         elif kind == "tool_result":
-            line = record("user", uuid, [{"type": "tool_result", "tool_use_id": f"tu-{session}-{i - 1}",
-                                          "content": content}], session, str(cwd), parent)  # fmt: skip
+            line = record(
+                "user",
+                uuid,
+                [{"type": "tool_result", "tool_use_id": f"tu-{session}-{i - 1}", "content": content}],
+                session,
+                str(cwd),
+                parent,
+            )
         else:
             line = record(kind, uuid, content, session, str(cwd), parent)
         out.append(line)
@@ -134,11 +160,20 @@ class Actor:
 
 def zorblax(actor: Actor, native_id: str = "sess-zorblax", extra: str = "") -> str:
     """A bug-fix session about a distinctive topic, so recall-to-be has something to find."""
-    return actor.session(native_id, [
-        ("user", "The zorblax cache keeps evicting hot entries under load; please fix the eviction bug in src/cache.py"),
-        ("assistant", "The root cause was the LRU size: zorblax entries were evicted because the limit was 10. "
-                      "Fixed it by raising the limit to 10000 in src/cache.py; the tests pass now." + extra),
-    ])  # fmt: skip
+    return actor.session(
+        native_id,
+        [
+            (
+                "user",
+                "The zorblax cache keeps evicting hot entries under load; please fix the eviction bug in src/cache.py",
+            ),
+            (
+                "assistant",
+                "The root cause was the LRU size: zorblax entries were evicted because the limit was 10. "
+                "Fixed it by raising the limit to 10000 in src/cache.py; the tests pass now." + extra,
+            ),
+        ],
+    )
 
 
 @pytest.fixture
@@ -200,7 +235,13 @@ def test_alice_shares_bob_syncs(team) -> None:
 
     bob.git("pull", "-q", "origin", "main")
     first = bob.sync()
-    assert (first["imported"], first["updated"], first["removed"], first["unchanged"], first["rejected"]) == (1, 0, 0, 0, [])
+    assert (first["imported"], first["updated"], first["removed"], first["unchanged"], first["rejected"]) == (
+        1,
+        0,
+        0,
+        0,
+        [],
+    )
     assert first["ref"] == "origin/main" and first["commit"] == bob.git("rev-parse", "origin/main").strip()
     again = bob.sync()
     assert (again["imported"], again["updated"], again["removed"], again["unchanged"]) == (0, 0, 0, 1)
@@ -208,7 +249,10 @@ def test_alice_shares_bob_syncs(team) -> None:
     assert "zorblax" in item["body"] and item["author"] == "alice" and item["origin"] == "sync"
     assert item["path"] == rel and item["category"].startswith("bug")
     # the text output says the same
-    assert "0 imported, 0 updated, 0 removed, 1 unchanged from origin/main" in bob.run("sync", "--repo", str(bob.clone)).stdout
+    assert (
+        "0 imported, 0 updated, 0 removed, 1 unchanged from origin/main"
+        in bob.run("sync", "--repo", str(bob.clone)).stdout
+    )
 
 
 def test_a_fetch_is_enough_without_origin_head(team, tmp_path: Path) -> None:
@@ -352,10 +396,13 @@ def test_unshare_removes_the_file_and_sync_removes_the_item(team) -> None:
 def test_parallel_shares_merge_without_conflict(team) -> None:
     alice, bob = team
     zorblax(alice)
-    bob.session("sess-quux", [
-        ("user", "Why does the quuxinator migration deadlock? fix the bug in migrations/0042.py"),
-        ("assistant", "The root cause was two locks taken in opposite order. Fixed it; the tests pass."),
-    ])  # fmt: skip
+    bob.session(
+        "sess-quux",
+        [
+            ("user", "Why does the quuxinator migration deadlock? fix the bug in migrations/0042.py"),
+            ("assistant", "The root cause was two locks taken in opposite order. Fixed it; the tests pass."),
+        ],
+    )
     for actor, sid in ((alice, "sess-zorblax"), (bob, "sess-quux")):
         actor.git("checkout", "-q", "-b", f"share-{actor.name}")
         assert len(actor.share("--session", sid)["written"]) == 1
@@ -464,18 +511,34 @@ AWS = "AKIAQ3EGUMZXWPT7JH4N"
 GHP = "ghp_" + "Zq8Lm2Rt6Vx0Bn4Cd8Fg2Hj6Kl0Mp4Qs8Tu2W"
 OPENAI = "sk-proj-" + "T3BlbkFJx9Qw2Er5Ty8Ui1Op4As7Df0Gh3Jk6Lz9Xc2Vb5Nm8Qw1Er4Ty7Ui0Op3As6Df9"
 SLACK = "xoxb-" + "2048151234567-4096281234567-Qx7Wz3Rk9Tp2Lm5Nv8Bc1Dy4"
-PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAx7Q2lPzK9wVd3mR8nT1yB6uJ4cF0hG5sE2aW7oL3kZ9qX1vN\n"
-       "c2VjcmV0a2V5bWF0ZXJpYWxoZXJlMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3Bx\n-----END RSA PRIVATE KEY-----")  # fmt: skip
-JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MjQyIiwibmFtZSI6IlphcmEgUXVpbm4iLCJhZG1pbiI6dHJ1ZX0"
-       ".Xq3v9Rk2Lm8Tp5Wz1Nc7Bd4Fg6Hj0Ks2Lq9Mr3Tu5Vw")  # fmt: skip
+PEM = (
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAx7Q2lPzK9wVd3mR8nT1yB6uJ4cF0hG5sE2aW7oL3kZ9qX1vN\n"
+    "c2VjcmV0a2V5bWF0ZXJpYWxoZXJlMTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3Bx\n-----END RSA PRIVATE KEY-----"
+)
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MjQyIiwibmFtZSI6IlphcmEgUXVpbm4iLCJhZG1pbiI6dHJ1ZX0"
+    ".Xq3v9Rk2Lm8Tp5Wz1Nc7Bd4Fg6Hj0Ks2Lq9Mr3Tu5Vw"
+)
 DB_PASSWORD = "Tr0ub4dor-x9q"
 PG = f"postgres://payments:{DB_PASSWORD}@db.internal.acme:5432/payments"
 ENV_PASSWORD = "s3cretHorseBattery77"
 EMAIL = "carol.ng@acme-payments.io"
 HOME_PATH = "/home/dave/src/payments/app/cache.py"
-SECRETS = [AWS, GHP, OPENAI, SLACK, "MIIEpAIBAAKCAQEAx7Q2lPzK9wVd3mR8nT1yB6uJ4cF0hG5sE2aW7oL3kZ9qX1vN",
-           "c2VjcmV0a2V5bWF0ZXJpYWxoZXJl", JWT, JWT.split(".")[1], JWT.split(".")[2], DB_PASSWORD, ENV_PASSWORD,
-           EMAIL, "/home/dave"]  # fmt: skip
+SECRETS = [
+    AWS,
+    GHP,
+    OPENAI,
+    SLACK,
+    "MIIEpAIBAAKCAQEAx7Q2lPzK9wVd3mR8nT1yB6uJ4cF0hG5sE2aW7oL3kZ9qX1vN",
+    "c2VjcmV0a2V5bWF0ZXJpYWxoZXJl",
+    JWT,
+    JWT.split(".")[1],
+    JWT.split(".")[2],
+    DB_PASSWORD,
+    ENV_PASSWORD,
+    EMAIL,
+    "/home/dave",
+]
 GIT_SHA = "9fceb02d0ae598e95dc970b74767f19372d61af8"
 UUID = "3f2b8c1e-7d4a-4e9b-a2c6-5f1d8e7b9a30"
 DIGEST = "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -483,14 +546,24 @@ LOOKALIKES = [GIT_SHA, UUID, DIGEST]
 
 
 def secret_session(actor: Actor) -> str:
-    return actor.session("sess-secrets", [
-        ("user", f"The deploy bug: the job fails with key {AWS} and token {GHP}; also {OPENAI} is set. "
-                 f"Commit {GIT_SHA}, request id {UUID}, image {DIGEST}. Mail {EMAIL}, see {HOME_PATH}."),
-        ("assistant", f"The root cause was the Slack notifier using {SLACK}; fixed the bug by reading it from the vault."),
-        ("tool_use", ("Bash", {"command": f"psql {PG} -c 'select 1' && cat /home/dave/.env"})),
-        ("tool_result", f"PASSWORD={ENV_PASSWORD}\nDATABASE_URL={PG}\n{PEM}\nsession cookie {JWT}\nok"),
-        ("assistant", f"Fixed: the notifier no longer logs {SLACK}; the tests pass. Verified at {GIT_SHA}."),
-    ], title=f"Fix deploy job leaking {GHP} for {EMAIL}")  # fmt: skip
+    return actor.session(
+        "sess-secrets",
+        [
+            (
+                "user",
+                f"The deploy bug: the job fails with key {AWS} and token {GHP}; also {OPENAI} is set. "
+                f"Commit {GIT_SHA}, request id {UUID}, image {DIGEST}. Mail {EMAIL}, see {HOME_PATH}.",
+            ),
+            (
+                "assistant",
+                f"The root cause was the Slack notifier using {SLACK}; fixed the bug by reading it from the vault.",
+            ),
+            ("tool_use", ("Bash", {"command": f"psql {PG} -c 'select 1' && cat /home/dave/.env"})),
+            ("tool_result", f"PASSWORD={ENV_PASSWORD}\nDATABASE_URL={PG}\n{PEM}\nsession cookie {JWT}\nok"),
+            ("assistant", f"Fixed: the notifier no longer logs {SLACK}; the tests pass. Verified at {GIT_SHA}."),
+        ],
+        title=f"Fix deploy job leaking {GHP} for {EMAIL}",
+    )
 
 
 @pytest.mark.parametrize("mode", ["condensed", "full"])
@@ -521,12 +594,16 @@ def test_a_secret_cut_by_condensing_is_still_redacted(team) -> None:
     alice, _ = team
     filler = "We need to fix the bug in the deploy script before the release. " * 70
     sentences = "The deploy job ran again on the staging cluster today. " * 53  # the JWT straddles 3000
-    alice.session("sess-cut", [
-        ("user", filler[:3970] + " " + GHP + " is the token that fails"),
-        ("tool_use", ("Bash", {"command": "echo " + "x" * 135 + f" {AWS} {GHP}"})),
-        ("tool_result", "ok"),
-        ("assistant", sentences + f"Fixed the deploy bug because the culprit was {JWT} all along."),
-    ], title="Deploy-fix-" + "z" * 85 + "/" + GHP)  # fmt: skip
+    alice.session(
+        "sess-cut",
+        [
+            ("user", filler[:3970] + " " + GHP + " is the token that fails"),
+            ("tool_use", ("Bash", {"command": "echo " + "x" * 135 + f" {AWS} {GHP}"})),
+            ("tool_result", "ok"),
+            ("assistant", sentences + f"Fixed the deploy bug because the culprit was {JWT} all along."),
+        ],
+        title="Deploy-fix-" + "z" * 85 + "/" + GHP,
+    )
     out = alice.share("--session", "sess-cut")
     assert out["skipped"] == []
     data = (alice.clone / out["written"][0]).read_bytes()
@@ -538,14 +615,17 @@ def test_a_secret_cut_by_condensing_is_still_redacted(team) -> None:
 def test_a_residual_finding_skips_the_item_and_writes_nothing(team) -> None:
     alice, _ = team
     config = alice.clone / ".smriti" / "config.toml"
-    config.write_text(config.read_text() + (
-        "pattern_timeout = 0.05\n"
-        "[[redact.patterns]]\nname = \"slow\"\nkind = \"slow-token\"\npattern = \"(a|aa)+$\"\n"
-    ))  # fmt: skip
-    alice.session("sess-slow", [
-        ("user", "Fix the bug in the parser: it hangs on this input " + "a" * 6000 + "b"),
-        ("assistant", "The root cause was the regex; fixed it and the tests pass."),
-    ])  # fmt: skip
+    config.write_text(
+        config.read_text()
+        + ('pattern_timeout = 0.05\n[[redact.patterns]]\nname = "slow"\nkind = "slow-token"\npattern = "(a|aa)+$"\n')
+    )
+    alice.session(
+        "sess-slow",
+        [
+            ("user", "Fix the bug in the parser: it hangs on this input " + "a" * 6000 + "b"),
+            ("assistant", "The root cause was the regex; fixed it and the tests pass."),
+        ],
+    )
     zorblax(alice)
     out = alice.share("--session", "sess-slow", "--session", "sess-zorblax")
     [skip] = out["skipped"]
@@ -559,13 +639,16 @@ def test_a_residual_finding_skips_the_item_and_writes_nothing(team) -> None:
 
 def test_allow_listed_finding_is_kept(team) -> None:
     alice, _ = team
-    alice.session("sess-allow", [
-        ("user", "Fix the bug: the test fixture uses the fake key AKIAQ3EGUMZXFAKE0001 on purpose"),
-        ("assistant", "Fixed the fixture; the tests pass."),
-    ])  # fmt: skip
+    alice.session(
+        "sess-allow",
+        [
+            ("user", "Fix the bug: the test fixture uses the fake key AKIAQ3EGUMZXFAKE0001 on purpose"),
+            ("assistant", "Fixed the fixture; the tests pass."),
+        ],
+    )
     data = (alice.clone / alice.share("--session", "sess-allow")["written"][0]).read_bytes()
     assert b"AKIAQ3EGUMZXFAKE0001" not in data
-    from smriti.redact import fingerprint
+    from smriti.team.redact import fingerprint
 
     fp = fingerprint("aws-key", "AKIAQ3EGUMZXFAKE0001")
     config = alice.clone / ".smriti" / "config.toml"
@@ -659,10 +742,16 @@ def test_a_sweep_shares_this_repos_categorized_sessions_only(team, tmp_path: Pat
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     path = alice.home / "transcripts" / "other.jsonl"
-    path.write_text(transcript("sess-other", elsewhere, [
-        ("user", "Fix the flaky bug in the other project's login test"),
-        ("assistant", "The root cause was a race; fixed it and the tests pass."),
-    ]))  # fmt: skip
+    path.write_text(
+        transcript(
+            "sess-other",
+            elsewhere,
+            [
+                ("user", "Fix the flaky bug in the other project's login test"),
+                ("assistant", "The root cause was a race; fixed it and the tests pass."),
+            ],
+        )
+    )
     alice.json("ingest", "--path", str(path))
     out = alice.share()
     assert len(out["written"]) == 1 and "zorblax" in out["written"][0] and out["skipped"] == []
@@ -695,10 +784,14 @@ def test_a_sweep_does_not_bring_back_a_withdrawn_or_deleted_item(team) -> None:
 def test_supersede_is_proposed_for_items_written_in_the_same_run(team) -> None:
     alice, _ = team
     for n in (1, 2):
-        alice.session(f"sess-pool-{n}", [
-            ("user", "Fix connection pool exhaustion under load in src/db/pool.py"),
-            ("assistant", f"The root cause was leaked connections (attempt {n}); fixed it, the tests pass."),
-        ], title="Fix connection pool exhaustion under load")  # fmt: skip
+        alice.session(
+            f"sess-pool-{n}",
+            [
+                ("user", "Fix connection pool exhaustion under load in src/db/pool.py"),
+                ("assistant", f"The root cause was leaked connections (attempt {n}); fixed it, the tests pass."),
+            ],
+            title="Fix connection pool exhaustion under load",
+        )
     out = alice.share("--session", "sess-pool-1", "--session", "sess-pool-2")
     assert len(out["written"]) == 2
     [hint] = out["proposed_supersedes"]
@@ -730,18 +823,27 @@ def test_show_finds_a_synced_item_by_id(tmp_path: Path) -> None:
     """`smriti show ID` answers for a team knowledge item as it does for a session."""
     import subprocess as sp
 
-    from smriti import knowledge
+    from smriti.team import knowledge
 
     origin, clone = tmp_path / "origin.git", tmp_path / "clone"
     sp.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
     sp.run(["git", "clone", "-q", str(origin), str(clone)], check=True, capture_output=True)
-    item = knowledge.new_item(id="0123456789abcdef", title="Pin psycopg below 3.2", category="decision/technical",
-                              body="# Pin psycopg below 3.2\n\nBecause the pool reconnect changed.\n",
-                              created="2026-11-01T00:00:00Z", author="carol")  # fmt: skip
+    item = knowledge.new_item(
+        id="0123456789abcdef",
+        title="Pin psycopg below 3.2",
+        category="decision/technical",
+        body="# Pin psycopg below 3.2\n\nBecause the pool reconnect changed.\n",
+        created="2026-11-01T00:00:00Z",
+        author="carol",
+    )
     path = clone / ".smriti" / knowledge.item_path(item)
     path.parent.mkdir(parents=True)
     path.write_bytes(knowledge.render_bytes(item))
-    for cmd in (["add", "-A"], ["-c", "user.name=c", "-c", "user.email=c@x", "commit", "-qm", "k"], ["push", "-q", "origin", "main"]):
+    for cmd in (
+        ["add", "-A"],
+        ["-c", "user.name=c", "-c", "user.email=c@x", "commit", "-qm", "k"],
+        ["push", "-q", "origin", "main"],
+    ):
         sp.run(["git", "-C", str(clone), *cmd], check=True, capture_output=True)
     env = {"SMRITI_HOME": str(tmp_path / "data")}
     assert run_smriti("sync", "--repo", str(clone), "--json", env=env).returncode == 0
@@ -754,7 +856,7 @@ def test_show_finds_a_synced_item_by_id(tmp_path: Path) -> None:
 def test_stale_temp_files_go_and_a_write_in_progress_stays(tmp_path: Path) -> None:
     import fcntl
 
-    from smriti.share import remove_stale_temp_files
+    from smriti.team.share import remove_stale_temp_files
 
     folder = tmp_path / "knowledge" / "bug" / "fix"
     folder.mkdir(parents=True)

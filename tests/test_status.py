@@ -12,7 +12,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, invoke, invoke_json, run_smriti
 
 EX = str(EXAMPLES / "claude-code")
@@ -21,18 +20,31 @@ ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
 def line(kind: str, uuid: str, text: str, session: str, cwd: str = "/w/proj", parent: str | None = None) -> str:
-    base = {"parentUuid": parent, "isSidechain": False, "cwd": cwd, "sessionId": session, "version": "2.1.40",
-            "uuid": uuid, "timestamp": "2026-11-01T10:00:00.000Z", "type": kind}  # fmt: skip
+    base = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "cwd": cwd,
+        "sessionId": session,
+        "version": "2.1.40",
+        "uuid": uuid,
+        "timestamp": "2026-11-01T10:00:00.000Z",
+        "type": kind,
+    }
     if kind == "user":
         base["message"] = {"role": "user", "content": text}
     else:
-        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x",
-                           "content": [{"type": "text", "text": text}]}  # fmt: skip
+        base["message"] = {
+            "id": "msg_" + uuid,
+            "role": "assistant",
+            "model": "claude-x",
+            "content": [{"type": "text", "text": text}],
+        }
     return json.dumps(base) + "\n"
 
 
 GOOD = line("user", "b1", "why does the kafka consumer lag grow", "bad-1") + line(
-    "assistant", "b2", "the consumer group rebalances on every poll timeout", "bad-1", parent="b1")  # fmt: skip
+    "assistant", "b2", "the consumer group rebalances on every poll timeout", "bad-1", parent="b1"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -94,7 +106,10 @@ def test_status_counts_match_the_store_and_adapter_errors_come_and_go(runner, tm
     assert st["adapter_errors"] == [agent["last_error"]]
     err = st["adapter_errors"][0]
     assert (err["path"], err["agent"], err["errors"]) == (str(bad), "claude-code", 2)
-    assert err["error"] == "line 3: malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped"
+    assert (
+        err["error"]
+        == "line 3: malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped"
+    )
     # index, size, paths
     assert st["index"] == {"documents": 31, "expected": 31, "pending": 0, "fresh": True, "problem": None}
     assert st["index_docs"] == 31  # 27 messages and 4 session digests
@@ -129,7 +144,9 @@ def test_text_report_has_every_table_and_no_escape_codes_when_piped(tmp_path: Pa
     src = tmp_path / "many"
     src.mkdir()
     for i in range(12):
-        (src / f"p{i}.jsonl").write_text(line("user", f"m{i}", f"question number {i} about caching", f"s{i}", cwd=f"/w/proj{i:02d}"))
+        (src / f"p{i}.jsonl").write_text(
+            line("user", f"m{i}", f"question number {i} about caching", f"s{i}", cwd=f"/w/proj{i:02d}")
+        )
     assert run_smriti("ingest", "--agent", "claude-code", "--path", str(src), "-q", env=env).returncode == 0
     proc = run_smriti("status", env=env)
     assert proc.returncode == 0, proc.stderr
@@ -145,14 +162,18 @@ def test_text_report_has_every_table_and_no_escape_codes_when_piped(tmp_path: Pa
     assert "smriti doctor" in colourless and not re.search(r"\x1b\[(3\d|9\d)m", colourless)
     doctor = run_smriti("doctor", env=env)
     assert doctor.returncode == 0 and "\x1b" not in doctor.stdout
-    assert re.search(r"^smriti doctor$", doctor.stdout, re.M) and re.search(r"^check\s+result\s+detail$", doctor.stdout, re.M)
+    assert re.search(r"^smriti doctor$", doctor.stdout, re.M) and re.search(
+        r"^check\s+result\s+detail$", doctor.stdout, re.M
+    )
     assert re.search(r"^index matches store\s+ok\s+24 documents for 24 indexable items$", doctor.stdout, re.M)
 
 
 def test_rich_stays_off_the_hook_path() -> None:
-    code = ("import sys, smriti.console, smriti.hookrun, smriti.hookio, smriti.hookrecall, smriti.hookrecord, "
-            "smriti.ingest, smriti.status, smriti.maintenance, smriti.hooks_install; "
-            "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('rich.')))")  # fmt: skip
+    code = (
+        "import sys, smriti.console, smriti.hooks.run, smriti.hooks.protocol, smriti.hooks.recall, smriti.hooks.record, "
+        "smriti.ingest, smriti.status, smriti.maintenance, smriti.hooks.install; "
+        "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('rich.')))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stderr
 
@@ -160,13 +181,20 @@ def test_rich_stays_off_the_hook_path() -> None:
 def test_hook_health_shows_the_last_injection(isolated_env: Path, data_dir: Path) -> None:
     env = {"SMRITI_HOME": str(data_dir), "HOME": str(isolated_env), "SMRITI_HOOK_SERVER": "0"}
     run_smriti("ingest", "--path", EX, "-q", env=env)
-    payload = {"session_id": "inj-1", "transcript_path": None, "cwd": "/home/dev/payments-api",
-               "hook_event_name": "UserPromptSubmit", "prompt": "why did we pick alembic for migrations?"}  # fmt: skip
+    payload = {
+        "session_id": "inj-1",
+        "transcript_path": None,
+        "cwd": "/home/dev/payments-api",
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "why did we pick alembic for migrations?",
+    }
     hooked = run_smriti("hook", "claude-code", "prompt", stdin=json.dumps(payload), env=env)
     assert "smriti-context" in hooked.stdout
     st = json.loads(run_smriti("status", "--json", env=env).stdout)
     logged = json.loads(run_smriti("hooks", "log", "--json", env=env).stdout)[-1]
-    assert st["last_injection"] == {k: logged[k] for k in ("time", "agent", "event", "session", "chars", "tokens", "items")}
+    assert st["last_injection"] == {
+        k: logged[k] for k in ("time", "agent", "event", "session", "chars", "tokens", "items")
+    }
     assert (st["last_injection"]["session"], st["hooks"]["runs_24h"], st["hooks"]["failures_24h"]) == ("inj-1", 1, 0)
     text = run_smriti("status", env=env).stdout
     want = f"just now claude-code prompt, {logged['chars']} chars, {len(logged['items'])} item(s)"
@@ -187,16 +215,25 @@ def test_pending_shares_and_last_sync_in_a_team_repo(runner, tmp_path: Path, mon
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "init")
     src = tmp_path / "t.jsonl"
-    src.write_text(line("user", "u1", "why does the retry loop spin forever? fix the backoff", "sess-a", cwd=str(repo))
-                   + line("assistant", "a1", "The backoff never grew; it now doubles and caps at 30s.", "sess-a",
-                          cwd=str(repo), parent="u1"))  # fmt: skip
+    src.write_text(
+        line("user", "u1", "why does the retry loop spin forever? fix the backoff", "sess-a", cwd=str(repo))
+        + line(
+            "assistant",
+            "a1",
+            "The backoff never grew; it now doubles and caps at 30s.",
+            "sess-a",
+            cwd=str(repo),
+            parent="u1",
+        )
+    )
     invoke_json(runner, "ingest", "--path", str(src))
 
     assert invoke_json(runner, "status")["pending_shares"] is None  # cwd is not in the repo
     monkeypatch.chdir(repo)
     st = invoke_json(runner, "status")
-    assert {k: st["pending_shares"][k] for k in ("repo", "count", "new", "modified", "deleted", "by_share", "files")} == {
-        "repo": str(repo.resolve()), "count": 0, "new": 0, "modified": 0, "deleted": 0, "by_share": 0, "files": []}  # fmt: skip
+    assert {
+        k: st["pending_shares"][k] for k in ("repo", "count", "new", "modified", "deleted", "by_share", "files")
+    } == {"repo": str(repo.resolve()), "count": 0, "new": 0, "modified": 0, "deleted": 0, "by_share": 0, "files": []}
 
     written = invoke_json(runner, "share", "--session", "sess-a")["written"]
     assert len(written) == 1
@@ -210,8 +247,14 @@ def test_pending_shares_and_last_sync_in_a_team_repo(runner, tmp_path: Path, mon
     assert invoke_json(runner, "status")["pending_shares"]["count"] == 0
     synced = invoke_json(runner, "sync")
     st = invoke_json(runner, "status")
-    assert st["syncs"] == [{"repo": str(repo.resolve()), "ref": "main", "commit": synced["commit"],
-                            "synced_at": st["syncs"][0]["synced_at"]}]  # fmt: skip
+    assert st["syncs"] == [
+        {
+            "repo": str(repo.resolve()),
+            "ref": "main",
+            "commit": synced["commit"],
+            "synced_at": st["syncs"][0]["synced_at"],
+        }
+    ]
     assert synced["commit"] == git(repo, "rev-parse", "HEAD").strip() and ISO.match(st["syncs"][0]["synced_at"])
     assert (st["knowledge"], st["knowledge_by_status"], st["knowledge_by_origin"]) == (1, {"active": 1}, {"sync": 1})
     category = invoke_json(runner, "show", "sess-a")["category"]  # the file's folder is its category
@@ -233,8 +276,13 @@ def test_a_deleted_index_is_reported_not_hidden_and_doctor_repairs_it(runner, da
     env = {"SMRITI_HOME": str(data_dir)}
     for _ in range(2):  # looking twice changes nothing: status does not open (and so reset) the index
         st = json.loads(run_smriti("status", "--json", env=env).stdout)
-        assert st["index"] == {"documents": 0, "expected": 28, "pending": 0, "fresh": False,
-                               "problem": "the index folder is missing"}  # fmt: skip
+        assert st["index"] == {
+            "documents": 0,
+            "expected": 28,
+            "pending": 0,
+            "fresh": False,
+            "problem": "the index folder is missing",
+        }
         assert st["index_docs"] == 0 and not (data_dir / "index").exists()
     text = run_smriti("status", env=env).stdout
     assert "needs attention" in text and "the index folder is missing" in text
@@ -243,8 +291,11 @@ def test_a_deleted_index_is_reported_not_hidden_and_doctor_repairs_it(runner, da
     report = json.loads(first.stdout)
     assert first.returncode == 1 and report["problems"] == 1
     check = next(c for c in report["checks"] if c["check"] == "index matches store")
-    assert check == {"check": "index matches store", "ok": False,
-                     "detail": "the index folder is missing: 0 usable documents for 28 indexable items"}  # fmt: skip
+    assert check == {
+        "check": "index matches store",
+        "ok": False,
+        "detail": "the index folder is missing: 0 usable documents for 28 indexable items",
+    }
     assert "problem" in run_smriti("doctor", env=env).stdout
 
     fixed = run_smriti("doctor", "--repair", "--json", env=env)
@@ -262,10 +313,14 @@ def test_a_vanished_source_and_its_errors_are_repaired(runner, tmp_path: Path) -
     bad.unlink()
     report = invoke_json(runner, "doctor", expect=1)
     assert [c["detail"] for c in report["checks"] if not c["ok"]] == [
-        "1 source file(s) no longer on disk (their sessions stay stored)"]  # fmt: skip
+        "1 source file(s) no longer on disk (their sessions stay stored)"
+    ]
     report = invoke_json(runner, "doctor", "--repair")
-    assert report["repaired"] == ["forgot the read position of 1 vanished file(s)",
-                                  "forgot the adapter errors of 1 vanished file(s)", "vacuumed the store"]  # fmt: skip
+    assert report["repaired"] == [
+        "forgot the read position of 1 vanished file(s)",
+        "forgot the adapter errors of 1 vanished file(s)",
+        "vacuumed the store",
+    ]
     st = invoke_json(runner, "status")
     assert (st["sources"], st["adapter_errors"], st["sessions"]) == (0, [], 1)
 
@@ -294,8 +349,17 @@ def test_a_corrupt_store_fails_clearly(runner, data_dir: Path, damage: str) -> N
     fixed = run_smriti("doctor", "--repair", "--json", env=env)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "moved the unreadable store to" in json.loads(fixed.stdout)["repaired"][0]
-    assert len([p for p in data_dir.glob("smriti.db.broken-*") if p.suffix not in (".db-wal", ".db-shm")
-                and not p.name.endswith(("-wal", "-shm"))]) == 1 and not db.exists()  # fmt: skip
+    assert (
+        len(
+            [
+                p
+                for p in data_dir.glob("smriti.db.broken-*")
+                if p.suffix not in (".db-wal", ".db-shm") and not p.name.endswith(("-wal", "-shm"))
+            ]
+        )
+        == 1
+        and not db.exists()
+    )
     st = json.loads(run_smriti("status", "--json", env=env).stdout)
     assert (st["sessions"], st["index_docs"]) == (0, 0)
     # the index went with the old store: a new store reuses row ids, and stale documents would point at them
@@ -310,11 +374,11 @@ def test_a_corrupt_store_fails_clearly(runner, data_dir: Path, damage: str) -> N
 @pytest.fixture
 def fake_smriti(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A smriti executable of its own, so the test can delete the command the hooks point at."""
-    from smriti import hooks_install
+    from smriti.hooks import install as hooks_install
 
     exe = tmp_path / "bin" / "smriti"
     exe.parent.mkdir()
-    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -m smriti \"$@\"\n")
+    exe.write_text(f'#!/bin/sh\nexec {sys.executable} -m smriti "$@"\n')
     exe.chmod(0o755)
     monkeypatch.setattr(hooks_install, "smriti_command", lambda: str(exe))
     return exe
@@ -324,32 +388,48 @@ def _hook_checks(report: dict) -> list[dict]:
     return [c for c in report["checks"] if c["check"].startswith("hook")]
 
 
-def test_doctor_checks_hook_installations(runner, isolated_env: Path, fake_smriti: Path, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    assert _hook_checks(invoke_json(runner, "doctor")) == [{"check": "hook installations", "ok": True,
-        "detail": "no agent has smriti's hooks (`smriti hooks install --agent A` adds them)"}]  # fmt: skip
+def test_doctor_checks_hook_installations(
+    runner, isolated_env: Path, fake_smriti: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _hook_checks(invoke_json(runner, "doctor")) == [
+        {
+            "check": "hook installations",
+            "ok": True,
+            "detail": "no agent has smriti's hooks (`smriti hooks install --agent A` adds them)",
+        }
+    ]
     invoke_json(runner, "hooks", "install", "--agent", "claude-code")
     settings = isolated_env / ".claude" / "settings.json"
-    assert _hook_checks(invoke_json(runner, "doctor")) == [{"check": "hooks: claude-code (user scope)", "ok": True,
-        "detail": f"{settings}: 4 event(s) run {fake_smriti}"}]  # fmt: skip
+    assert _hook_checks(invoke_json(runner, "doctor")) == [
+        {"check": "hooks: claude-code (user scope)", "ok": True, "detail": f"{settings}: 4 event(s) run {fake_smriti}"}
+    ]
     st = invoke_json(runner, "status")
     assert [(h["agent"], h["scope"], h["complete"], h["command_ok"]) for h in st["hook_installs"]] == [
-        ("claude-code", "user", True, True)]  # fmt: skip
+        ("claude-code", "user", True, True)
+    ]
 
     fake_smriti.rename(fake_smriti.with_name("smriti-moved"))
     before = settings.read_bytes()
     report = invoke_json(runner, "doctor", expect=1)
     assert report["problems"] == 1
-    assert _hook_checks(report) == [{"check": "hooks: claude-code (user scope)", "ok": False,
-        "detail": f"{settings} runs {fake_smriti}, which no longer exists or is not executable: "
-                  "run `smriti hooks install --agent claude-code`"}]  # fmt: skip
+    assert _hook_checks(report) == [
+        {
+            "check": "hooks: claude-code (user scope)",
+            "ok": False,
+            "detail": f"{settings} runs {fake_smriti}, which no longer exists or is not executable: "
+            "run `smriti hooks install --agent claude-code`",
+        }
+    ]
     # also through the console script, in a process of its own
     proc = run_smriti("doctor", env={"HOME": str(isolated_env)})
-    assert proc.returncode == 1 and re.search(r"^hooks: claude-code \(user scope\)\s+problem\s+\S+settings\.json runs\b",
-                                              proc.stdout, re.M), proc.stdout  # fmt: skip
+    assert proc.returncode == 1 and re.search(
+        r"^hooks: claude-code \(user scope\)\s+problem\s+\S+settings\.json runs\b", proc.stdout, re.M
+    ), proc.stdout
     repaired = invoke_json(runner, "doctor", "--repair", expect=1)
-    assert repaired["advice"] == ["hooks: claude-code (user scope): smriti does not rewrite agent settings on its own; "
-                                  "run `smriti hooks install --agent claude-code`"]  # fmt: skip
+    assert repaired["advice"] == [
+        "hooks: claude-code (user scope): smriti does not rewrite agent settings on its own; "
+        "run `smriti hooks install --agent claude-code`"
+    ]
     assert settings.read_bytes() == before  # agent settings are never rewritten by --repair
     assert "Not repaired" in invoke(runner, "doctor", "--repair", expect=1).stdout
     st = invoke_json(runner, "status")
@@ -370,11 +450,15 @@ def test_doctor_checks_hook_installations(runner, isolated_env: Path, fake_smrit
     invoke_json(runner, "hooks", "install", "--agent", "codex", "--scope", "project")
     checks = _hook_checks(invoke_json(runner, "doctor"))
     assert [(c["check"], c["ok"]) for c in checks] == [
-        ("hooks: claude-code (user scope)", True), ("hooks: codex (project scope)", True)]  # fmt: skip
+        ("hooks: claude-code (user scope)", True),
+        ("hooks: codex (project scope)", True),
+    ]
     fake_smriti.unlink()
     report = invoke_json(runner, "doctor", expect=1)
     assert [c["check"] for c in report["checks"] if not c["ok"]] == [
-        "hooks: claude-code (user scope)", "hooks: codex (project scope)"]  # fmt: skip
+        "hooks: claude-code (user scope)",
+        "hooks: codex (project scope)",
+    ]
     assert report["checks"][-1]["detail"].endswith("run `smriti hooks install --agent codex --scope project`")
 
 

@@ -8,9 +8,9 @@ import apsw
 import pytest
 
 from smriti.errors import StoreError
-from smriti.migrations import MIGRATIONS
 from smriti.models import Message, Session
 from smriti.store import Store, public_session_id
+from smriti.store.migrations import MIGRATIONS
 
 
 def msg(key: str, text: str, kind: str = "prompt", role: str = "user", ts: str = "2026-11-01T10:00:00Z") -> Message:
@@ -58,7 +58,9 @@ def test_rewriting_the_same_session_adds_nothing(store: Store) -> None:
 
 def test_appended_messages_continue_the_order_and_changed_text_replaces(store: Store) -> None:
     store.write_session(sess("a", msg("a1", "one"), msg("r1", "partial", "response", "assistant")), "p", "p")
-    w = store.write_session(sess("a", msg("r1", "partial and complete", "response", "assistant"), msg("a3", "three")), "p", "p")
+    w = store.write_session(
+        sess("a", msg("r1", "partial and complete", "response", "assistant"), msg("a3", "three")), "p", "p"
+    )
     assert (w.added, w.updated) == (1, 1)
     rows = store.messages(w.session_rowid)
     assert [(m.seq, m.text) for m in rows] == [(0, "one"), (1, "partial and complete"), (2, "three")]
@@ -73,13 +75,39 @@ def test_replayed_keys_of_a_resumed_session_count_once(store: Store) -> None:
 
 
 def test_session_fields_merge(store: Store) -> None:
-    store.write_session(sess("a", msg("1", "x", ts="2026-11-02T00:00:00Z"), started_at="2026-11-02T00:00:00Z",
-                             ended_at="2026-11-02T00:00:00Z", models=("m1",), source_paths=("/f1",)), "p", "p")  # fmt: skip
-    w = store.write_session(sess("a", msg("2", "y"), started_at="2026-11-01T00:00:00Z", ended_at="2026-11-03T00:00:00Z",
-                                 models=("m2",), source_paths=("/f2",), title="T"), "p", "p")  # fmt: skip
+    store.write_session(
+        sess(
+            "a",
+            msg("1", "x", ts="2026-11-02T00:00:00Z"),
+            started_at="2026-11-02T00:00:00Z",
+            ended_at="2026-11-02T00:00:00Z",
+            models=("m1",),
+            source_paths=("/f1",),
+        ),
+        "p",
+        "p",
+    )
+    w = store.write_session(
+        sess(
+            "a",
+            msg("2", "y"),
+            started_at="2026-11-01T00:00:00Z",
+            ended_at="2026-11-03T00:00:00Z",
+            models=("m2",),
+            source_paths=("/f2",),
+            title="T",
+        ),
+        "p",
+        "p",
+    )
     row = store.get_session(w.session_id)
     assert (row.started_at, row.ended_at, row.models, row.source_paths, row.title) == (
-        "2026-11-01T00:00:00Z", "2026-11-03T00:00:00Z", ["m1", "m2"], ["/f1", "/f2"], "T")  # fmt: skip
+        "2026-11-01T00:00:00Z",
+        "2026-11-03T00:00:00Z",
+        ["m1", "m2"],
+        ["/f1", "/f2"],
+        "T",
+    )
 
 
 def test_get_session_by_id_prefix_and_native_id(store: Store) -> None:

@@ -44,10 +44,28 @@ PROMPTS = [
     "Move the hard-coded {a} settings in {path} into environment variables.",
     "Write user stories and acceptance criteria for {a} {b} export.",
 ]
-ERRORS = ["KeyError: '{ident}'", "TypeError: Cannot read properties of undefined (reading '{ident}')",
-          "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec", "ValueError: invalid literal for int() with base 10: '{ident}'",
-          "java.lang.NullPointerException: {ident} is null", "panic: runtime error: index out of range [3] with length 3"]  # fmt: skip
-LIBS = ["react", "vue", "dayjs", "luxon", "pydantic", "attrs", "sqlalchemy", "django", "fastapi", "zod", "numpy", "pandas"]
+ERRORS = [
+    "KeyError: '{ident}'",
+    "TypeError: Cannot read properties of undefined (reading '{ident}')",
+    "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec",
+    "ValueError: invalid literal for int() with base 10: '{ident}'",
+    "java.lang.NullPointerException: {ident} is null",
+    "panic: runtime error: index out of range [3] with length 3",
+]
+LIBS = [
+    "react",
+    "vue",
+    "dayjs",
+    "luxon",
+    "pydantic",
+    "attrs",
+    "sqlalchemy",
+    "django",
+    "fastapi",
+    "zod",
+    "numpy",
+    "pandas",
+]
 
 
 class _Gen:
@@ -64,30 +82,45 @@ class _Gen:
 
     def sentence(self, n: int | None = None) -> str:
         n = n or self.r.randint(8, 22)
-        words = [self.r.choice(WORDS + VERBS + ["the", "a", "to", "and", "of", "in", "is", "we", "it", "this"]) for _ in range(n)]
+        words = [
+            self.r.choice(WORDS + VERBS + ["the", "a", "to", "and", "of", "in", "is", "we", "it", "this"])
+            for _ in range(n)
+        ]
         return " ".join(words).capitalize() + self.r.choice([".", ".", ".", "?", ":"])
 
     def code(self, lines: int) -> str:
         out = []
         for i in range(lines):
             name = self.ident()
-            out.append(self.r.choice([
-                f"{i + 1:4d}  def {name}(self, {self.r.choice(WORDS)}, {self.r.choice(WORDS)}=None):",
-                f"{i + 1:4d}      {name} = {self.r.choice(VERBS)}_{self.r.choice(WORDS)}({self.r.choice(WORDS)}, limit={self.r.randint(1, 500)})",
-                f"{i + 1:4d}      if not {name}: raise {self.r.choice(['ValueError', 'KeyError', 'RuntimeError'])}('{self.r.choice(WORDS)} missing')",
-                f"{i + 1:4d}      return {{'{self.r.choice(WORDS)}': {name}, 'count': len({self.r.choice(WORDS)}s)}}",
-                f"{i + 1:4d}  # {self.sentence(6)}",
-                f"{i + 1:4d}  export const {name} = async ({self.r.choice(WORDS)}: {self.r.choice(['string', 'number', 'User', 'Order'])}) => {{",
-            ]))  # fmt: skip
+            out.append(
+                self.r.choice(
+                    [
+                        f"{i + 1:4d}  def {name}(self, {self.r.choice(WORDS)}, {self.r.choice(WORDS)}=None):",
+                        f"{i + 1:4d}      {name} = {self.r.choice(VERBS)}_{self.r.choice(WORDS)}({self.r.choice(WORDS)}, limit={self.r.randint(1, 500)})",
+                        f"{i + 1:4d}      if not {name}: raise {self.r.choice(['ValueError', 'KeyError', 'RuntimeError'])}('{self.r.choice(WORDS)} missing')",
+                        f"{i + 1:4d}      return {{'{self.r.choice(WORDS)}': {name}, 'count': len({self.r.choice(WORDS)}s)}}",
+                        f"{i + 1:4d}  # {self.sentence(6)}",
+                        f"{i + 1:4d}  export const {name} = async ({self.r.choice(WORDS)}: {self.r.choice(['string', 'number', 'User', 'Order'])}) => {{",
+                    ]
+                )
+            )
         return "\n".join(out)
 
     def test_output(self) -> str:
         n = self.r.randint(20, 300)
-        lines = [f"tests/test_{self.r.choice(WORDS)}.py::test_{self.ident()} PASSED" for _ in range(self.r.randint(10, 40))]
+        lines = [
+            f"tests/test_{self.r.choice(WORDS)}.py::test_{self.ident()} PASSED" for _ in range(self.r.randint(10, 40))
+        ]
         if self.r.random() < 0.4:
             err = self.r.choice(ERRORS).format(ident=self.ident())
-            lines += ["=" * 30 + " FAILURES " + "=" * 30, f"    def test_{self.ident()}():", f">       {self.ident()}()", f"E       {err}",
-                      f"FAILED tests/test_{self.r.choice(WORDS)}.py::test_{self.ident()} - {err}", f"1 failed, {n} passed in {self.r.random() * 9:.2f}s"]  # fmt: skip
+            lines += [
+                "=" * 30 + " FAILURES " + "=" * 30,
+                f"    def test_{self.ident()}():",
+                f">       {self.ident()}()",
+                f"E       {err}",
+                f"FAILED tests/test_{self.r.choice(WORDS)}.py::test_{self.ident()} - {err}",
+                f"1 failed, {n} passed in {self.r.random() * 9:.2f}s",
+            ]
         else:
             lines.append(f"{n} passed in {self.r.random() * 9:.2f}s")
         return "\n".join(lines)
@@ -105,12 +138,25 @@ class _Gen:
 
     def session(self) -> list[Message]:
         r = self.r
-        fill = dict(a=r.choice(WORDS), b=r.choice(WORDS), c=r.choice(WORDS), v=r.choice(VERBS), path=self.path(),
-                    err=r.choice(ERRORS).format(ident=self.ident()), lib1=r.choice(LIBS), lib2=r.choice(LIBS),
-                    ver=f"{r.randint(1, 9)}.{r.randint(0, 20)}.{r.randint(0, 9)}", ident=self.ident())  # fmt: skip
+        fill = dict(
+            a=r.choice(WORDS),
+            b=r.choice(WORDS),
+            c=r.choice(WORDS),
+            v=r.choice(VERBS),
+            path=self.path(),
+            err=r.choice(ERRORS).format(ident=self.ident()),
+            lib1=r.choice(LIBS),
+            lib2=r.choice(LIBS),
+            ver=f"{r.randint(1, 9)}.{r.randint(0, 20)}.{r.randint(0, 9)}",
+            ident=self.ident(),
+        )
         prompt = r.choice(PROMPTS).format(**fill)
         if r.random() < 0.3:
-            prompt += "\n\n```\nTraceback (most recent call last):\n  File \"app.py\", line 12, in <module>\n    main()\n" + fill["err"] + "\n```"
+            prompt += (
+                '\n\n```\nTraceback (most recent call last):\n  File "app.py", line 12, in <module>\n    main()\n'
+                + fill["err"]
+                + "\n```"
+            )
         msgs = [self.msg("user", "prompt", prompt)]
         size = len(prompt)
         while size < TARGET_BYTES:
@@ -121,26 +167,60 @@ class _Gen:
                 size += len(text)
             elif step < 0.5:
                 p = self.path()
-                msgs.append(self.msg("assistant", "tool_call", f"Read: {p}", tool_name="Read", tool_input={"file_path": p}, files=(p,)))
+                msgs.append(
+                    self.msg(
+                        "assistant",
+                        "tool_call",
+                        f"Read: {p}",
+                        tool_name="Read",
+                        tool_input={"file_path": p},
+                        files=(p,),
+                    )
+                )
                 body = self.code(r.randint(20, 120))
                 msgs.append(self.msg("tool", "tool_result", body, tool_name="Read"))
                 size += len(body) + 40
             elif step < 0.7:
                 p = self.path()
                 old, new = self.code(r.randint(2, 12)), self.code(r.randint(2, 14))
-                msgs.append(self.msg("assistant", "tool_call", f"Edit: {p}", tool_name="Edit",
-                                     tool_input={"file_path": p, "old_string": old, "new_string": new}, files=(p,)))  # fmt: skip
+                msgs.append(
+                    self.msg(
+                        "assistant",
+                        "tool_call",
+                        f"Edit: {p}",
+                        tool_name="Edit",
+                        tool_input={"file_path": p, "old_string": old, "new_string": new},
+                        files=(p,),
+                    )
+                )
                 msgs.append(self.msg("tool", "tool_result", f"The file {p} has been updated.", tool_name="Edit"))
                 size += len(old) + len(new) + 80
             elif step < 0.9:
-                cmd = r.choice([f"pytest tests/{r.choice(WORDS)} -q", f"npm test -- {r.choice(WORDS)}", f"git log --oneline -n {r.randint(3, 20)}",
-                                f"grep -rn {self.ident()} src", f"kubectl logs deploy/{r.choice(WORDS)} --tail 200", "cargo build"])  # fmt: skip
-                msgs.append(self.msg("assistant", "tool_call", f"Bash: {cmd}", tool_name="Bash", tool_input={"command": cmd}))
+                cmd = r.choice(
+                    [
+                        f"pytest tests/{r.choice(WORDS)} -q",
+                        f"npm test -- {r.choice(WORDS)}",
+                        f"git log --oneline -n {r.randint(3, 20)}",
+                        f"grep -rn {self.ident()} src",
+                        f"kubectl logs deploy/{r.choice(WORDS)} --tail 200",
+                        "cargo build",
+                    ]
+                )
+                msgs.append(
+                    self.msg("assistant", "tool_call", f"Bash: {cmd}", tool_name="Bash", tool_input={"command": cmd})
+                )
                 out = self.test_output() if "test" in cmd else self.log()
                 msgs.append(self.msg("tool", "tool_result", out, tool_name="Bash"))
                 size += len(out) + len(cmd)
             else:
-                text = r.choice(["ok, go ahead", "also " + self.sentence(), "looks good, now " + r.choice(VERBS) + " the " + r.choice(WORDS), "why?"])
+                text = r.choice(
+                    [
+                        "ok, go ahead",
+                        "also " + self.sentence(),
+                        "looks good, now " + r.choice(VERBS) + " the " + r.choice(WORDS),
+                        "why?",
+                    ]
+                )
                 msgs.append(self.msg("user", "prompt", text))
                 size += len(text)
         return msgs
@@ -168,8 +248,15 @@ def main() -> None:
     args = ap.parse_args()
     for msgs in sessions(args.n, args.seed):
         row = [
-            {"role": m.role, "kind": m.kind, "text": m.text, "key": m.key, "tool_name": m.tool_name,
-             "tool_input": m.tool_input, "files": list(m.files)}  # fmt: skip
+            {
+                "role": m.role,
+                "kind": m.kind,
+                "text": m.text,
+                "key": m.key,
+                "tool_name": m.tool_name,
+                "tool_input": m.tool_input,
+                "files": list(m.files),
+            }
             for m in msgs
         ]
         sys.stdout.write(json.dumps({"messages": row}) + "\n")

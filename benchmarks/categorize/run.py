@@ -31,10 +31,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from smriti.categorize import categorize_session
-from smriti.distill import entities, summary, title
+from smriti.digest.categorize import categorize_session
+from smriti.digest.distill import entities, summary, title
+from smriti.digest.taxonomy import default_settings
 from smriti.models import Message
-from smriti.taxonomy import default_settings
 
 HERE = Path(__file__).resolve().parent
 SETS = {
@@ -63,8 +63,15 @@ def load(path: Path) -> list[dict]:
             if line.strip():
                 row = json.loads(line)
                 row["msgs"] = [
-                    Message(m["role"], m["text"], m["kind"], m["key"], tool_name=m.get("tool_name"),
-                            tool_input=m.get("tool_input"), files=tuple(m.get("files") or ()))  # fmt: skip
+                    Message(
+                        m["role"],
+                        m["text"],
+                        m["kind"],
+                        m["key"],
+                        tool_name=m.get("tool_name"),
+                        tool_input=m.get("tool_input"),
+                        files=tuple(m.get("files") or ()),
+                    )
                     for m in row["messages"]
                 ]
                 out.append(row)
@@ -103,10 +110,14 @@ def evaluate(name: str, rows: list[dict], verbose: bool) -> dict:
         t = title(row["msgs"], row.get("agent_title"))
         f1s.append(title_f1(t, row["title"]))
         if verbose and want != got:
-            misses.append(f"  {row['id']:<10} want {want:<24} got {got:<24} conf {res.confidence:.2f} {[(x.id, x.confidence) for x in res.tags]}")
+            misses.append(
+                f"  {row['id']:<10} want {want:<24} got {got:<24} conf {res.confidence:.2f} {[(x.id, x.confidence) for x in res.tags]}"
+            )
     n = len(rows)
     print(f"\n== {name}: {n} sessions ({SETS[name].name}) — {ROLE[name]}")
-    print(f"primary category accuracy   top-level {top_ok / n:6.1%} ({top_ok}/{n})   full id {full_ok / n:6.1%} ({full_ok}/{n})")
+    print(
+        f"primary category accuracy   top-level {top_ok / n:6.1%} ({top_ok}/{n})   full id {full_ok / n:6.1%} ({full_ok}/{n})"
+    )
     print(f"title token-F1 vs reference mean {sum(f1s) / n:.3f}   median {sorted(f1s)[n // 2]:.3f}")
     print(f"{'category':<15}{'precision':>10}{'recall':>8}{'support':>9}")
     cats = sorted({w for w, _ in pairs} | {g for _, g in pairs})
@@ -145,9 +156,15 @@ def throughput(n: int, batch: int = 500) -> None:
         elapsed += time.perf_counter() - t0
         cpu += time.process_time() - c0
         done += len(chunk)
-    print(f"\n== throughput: {n} generated sessions, mean {nbytes / n / 1000:.1f} KB, categorize + title + summary + entities")
-    print(f"CPU time (one core): {n / cpu:,.0f} sessions/s   {nbytes / cpu / 1e6:.1f} MB/s   {cpu * 1000 / n:.3f} ms/session")
-    print(f"wall clock:          {n / elapsed:,.0f} sessions/s   {nbytes / elapsed / 1e6:.1f} MB/s   {elapsed * 1000 / n:.3f} ms/session")
+    print(
+        f"\n== throughput: {n} generated sessions, mean {nbytes / n / 1000:.1f} KB, categorize + title + summary + entities"
+    )
+    print(
+        f"CPU time (one core): {n / cpu:,.0f} sessions/s   {nbytes / cpu / 1e6:.1f} MB/s   {cpu * 1000 / n:.3f} ms/session"
+    )
+    print(
+        f"wall clock:          {n / elapsed:,.0f} sessions/s   {nbytes / elapsed / 1e6:.1f} MB/s   {elapsed * 1000 / n:.3f} ms/session"
+    )
 
 
 def main() -> None:

@@ -49,9 +49,19 @@ class Writer:
     def _emit(self, kind: str, message: dict) -> None:
         self.t += timedelta(seconds=self.rng.randint(4, 90))
         u = self._uuid()
-        rec = {"parentUuid": self.parent, "isSidechain": False, "userType": "external", "cwd": cwd_of(self.project),
-               "sessionId": self.sid, "version": "2.1.40", "gitBranch": self.branch, "type": kind, "message": message,
-               "uuid": u, "timestamp": self.t.strftime("%Y-%m-%dT%H:%M:%S.000Z")}  # fmt: skip
+        rec = {
+            "parentUuid": self.parent,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": cwd_of(self.project),
+            "sessionId": self.sid,
+            "version": "2.1.40",
+            "gitBranch": self.branch,
+            "type": kind,
+            "message": message,
+            "uuid": u,
+            "timestamp": self.t.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        }
         if kind == "assistant":
             rec["requestId"] = "req_" + u[:8]
         self.parent = u
@@ -70,13 +80,24 @@ class Writer:
             name, arg = tool
             key = {"Bash": "command", "Read": "file_path", "Grep": "pattern", "Edit": "file_path"}.get(name, "input")
             content.append({"type": "tool_use", "id": tid, "name": name, "input": {key: arg}})
-        self._emit("assistant", {"id": "msg_" + self._uuid()[:12], "type": "message", "role": "assistant",
-                                 "model": "claude-sonnet-4-5", "content": content, "stop_reason": None,
-                                 "usage": {"input_tokens": self.rng.randint(50, 4000), "output_tokens": self.rng.randint(20, 900)}})  # fmt: skip
+        self._emit(
+            "assistant",
+            {
+                "id": "msg_" + self._uuid()[:12],
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": content,
+                "stop_reason": None,
+                "usage": {"input_tokens": self.rng.randint(50, 4000), "output_tokens": self.rng.randint(20, 900)},
+            },
+        )
         return tid
 
     def tool_result(self, tid: str, output: str) -> None:
-        self._emit("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": output}]})
+        self._emit(
+            "user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": output}]}
+        )
 
 
 def session_lines(rng: random.Random, project: str, native_id: str, start: datetime, s: dict) -> list[str]:
@@ -108,11 +129,26 @@ def generate(out: Path, distractors: int = 1800, seed: int = 11) -> dict:
         nid = str(uuid.UUID(int=rng.getrandbits(128)))
         start = START + timedelta(days=rng.uniform(0, SPAN_DAYS))
         follow = rng.sample(FOLLOWUPS, k=rng.choice([0, 1, 1, 2]))
-        s = {"ask": f.ask, "steps": f.steps, "finding": f.finding, "done": f.done, "followups": follow,
-             "opener": rng.choice(OPENERS)}  # fmt: skip
+        s = {
+            "ask": f.ask,
+            "steps": f.steps,
+            "finding": f.finding,
+            "done": f.done,
+            "followups": follow,
+            "opener": rng.choice(OPENERS),
+        }
         sessions.append((f.project, nid, start, s))
-        queries.append({"fid": f.fid, "native_id": nid, "project": f.project, "cwd": cwd_of(f.project),
-                        "split": split(f.fid), "close": f.close, "para": f.para})  # fmt: skip
+        queries.append(
+            {
+                "fid": f.fid,
+                "native_id": nid,
+                "project": f.project,
+                "cwd": cwd_of(f.project),
+                "split": split(f.fid),
+                "close": f.close,
+                "para": f.para,
+            }
+        )
     for _ in range(distractors):
         project = rng.choice(projects)
         nid = str(uuid.UUID(int=rng.getrandbits(128)))
@@ -125,8 +161,18 @@ def generate(out: Path, distractors: int = 1800, seed: int = 11) -> dict:
         lines = session_lines(rng, project, nid, start, s)
         n_messages += len(lines)
         (folder / f"{nid}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    meta = {"queries": queries, "unrelated": UNRELATED, "unrelated_holdout": UNRELATED_HOLDOUT, "unrelated_holdout2": UNRELATED_HOLDOUT2, "sessions": len(sessions), "facts": len(FACTS),
-            "distractors": distractors, "lines": n_messages, "seed": seed, "now": NOW.isoformat()}  # fmt: skip
+    meta = {
+        "queries": queries,
+        "unrelated": UNRELATED,
+        "unrelated_holdout": UNRELATED_HOLDOUT,
+        "unrelated_holdout2": UNRELATED_HOLDOUT2,
+        "sessions": len(sessions),
+        "facts": len(FACTS),
+        "distractors": distractors,
+        "lines": n_messages,
+        "seed": seed,
+        "now": NOW.isoformat(),
+    }
     (out / "queries.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False), encoding="utf-8")
     return meta
 
@@ -138,8 +184,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
     meta = generate(args.out, args.distractors, args.seed)
-    print(f"{meta['sessions']} sessions ({meta['facts']} labeled, {meta['distractors']} distractors), "
-          f"{meta['lines']} transcript lines in {args.out}")  # fmt: skip
+    print(
+        f"{meta['sessions']} sessions ({meta['facts']} labeled, {meta['distractors']} distractors), "
+        f"{meta['lines']} transcript lines in {args.out}"
+    )
 
 
 if __name__ == "__main__":

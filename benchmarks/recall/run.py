@@ -70,8 +70,9 @@ UNRELATED_SETS = {
 def fts5_build(store: Store, path: Path) -> apsw.Connection:
     conn = apsw.Connection(str(path))
     with conn:
-        conn.execute("create virtual table m using fts5(text, session unindexed, project unindexed, "
-                     "tokenize='porter unicode61')")  # fmt: skip
+        conn.execute(
+            "create virtual table m using fts5(text, session unindexed, project unindexed, tokenize='porter unicode61')"
+        )
         rows = store.conn.execute(
             "select b.text, s.native_id, s.project from messages m join blobs b on b.id = m.blob "
             "join sessions s on s.id = m.session where m.kind != 'injected_context'"
@@ -85,7 +86,11 @@ def fts5_rank(conn: apsw.Connection, q: str, project: str | None = None) -> list
     if not words:
         return []
     match = " OR ".join('"' + w + '"' for w in dict.fromkeys(words))
-    sql = "select session from m where m match ?" + (" and project = ?" if project else "") + " order by bm25(m) limit 2000"
+    sql = (
+        "select session from m where m match ?"
+        + (" and project = ?" if project else "")
+        + " order by bm25(m) limit 2000"
+    )
     out: list[str] = []
     for (s,) in conn.execute(sql, (match, project) if project else (match,)):
         if s not in out:
@@ -120,8 +125,11 @@ def build(work: Path, distractors: int, seed: int) -> tuple[Store, Index, dict]:
         t0 = time.perf_counter()
         result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [corpus / "claude"])
         assert not result.errors, result.errors[:3]
-        print(f"ingested {result.sessions_ingested} sessions, {result.messages_added} messages in "
-              f"{time.perf_counter() - t0:.1f}s", file=sys.stderr)  # fmt: skip
+        print(
+            f"ingested {result.sessions_ingested} sessions, {result.messages_added} messages in "
+            f"{time.perf_counter() - t0:.1f}s",
+            file=sys.stderr,
+        )
     elif index.needs_rebuild:
         index.rebuild(store)
     return store, index, meta
@@ -138,7 +146,12 @@ def evaluate(store: Store, index: Index, meta: dict, work: Path, splits: list[st
     for split in splits:
         qs = [q for q in meta["queries"] if split == "all" or q["split"] == split]
         for kind in ("close", "para"):
-            ranks: dict[str, list[int | None]] = {"smriti": [], "smriti, no project": [], "FTS5": [], "FTS5 + project filter": []}
+            ranks: dict[str, list[int | None]] = {
+                "smriti": [],
+                "smriti, no project": [],
+                "FTS5": [],
+                "FTS5 + project filter": [],
+            }
             for q in qs:
                 text, target, key = q[kind], q["native_id"], keys[q["project"]]
                 t0 = time.perf_counter()
@@ -152,8 +165,10 @@ def evaluate(store: Store, index: Index, meta: dict, work: Path, splits: list[st
                 ranks["FTS5 + project filter"].append(rank_of(fts5_rank(fts, text, key), target))
                 if verbose and (ranks["smriti"][-1] or 99) > 1:
                     fr = ranks["FTS5"][-1]
-                    print(f"  [{split}/{kind}] {q['fid']}: smriti rank {ranks['smriti'][-1]}, FTS5 rank {fr}: {text!r}",
-                          file=sys.stderr)  # fmt: skip
+                    print(
+                        f"  [{split}/{kind}] {q['fid']}: smriti rank {ranks['smriti'][-1]}, FTS5 rank {fr}: {text!r}",
+                        file=sys.stderr,
+                    )
                     for r in res.results[:3]:
                         print(f"      {r.score:8.3f} {r.project} {r.title[:90]}", file=sys.stderr)
             for method, rs in ranks.items():
@@ -163,8 +178,12 @@ def evaluate(store: Store, index: Index, meta: dict, work: Path, splits: list[st
         if name != "unrelated" and "holdout" not in splits:
             continue
         prompts = meta.get(name, [])
-        empty = [(u, k) for u in prompts for k in keys.values()
-                 if not recall(store, index, u, project=(k,), limit=K, now=now).results]  # fmt: skip
+        empty = [
+            (u, k)
+            for u in prompts
+            for k in keys.values()
+            if not recall(store, index, u, project=(k,), limit=K, now=now).results
+        ]
         out[name] = (len(empty), len(prompts) * len(keys))
         if verbose:
             for u in prompts:
@@ -177,21 +196,27 @@ def evaluate(store: Store, index: Index, meta: dict, work: Path, splits: list[st
 def markdown(result: dict, splits: list[str]) -> str:
     t = result["table"]
     methods = ["smriti", "FTS5", "smriti, no project", "FTS5 + project filter"]
-    lines = ["| queries | method | close R@1 | close R@5 | close MRR | para R@1 | para R@5 | para MRR |",
-             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "| queries | method | close R@1 | close R@5 | close MRR | para R@1 | para R@5 | para MRR |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for split in splits:
         for m in methods:
             c, p = t[(split, "close", m)], t[(split, "para", m)]
             name = f"{split} ({c['n']})"
             bold = "**" if m == "smriti" else ""
-            lines.append(f"| {name} | {bold}{m}{bold} | {c['R@1']:.3f} | {bold}{c['R@5']:.3f}{bold} | {c['MRR']:.3f} | "
-                         f"{p['R@1']:.3f} | {bold}{p['R@5']:.3f}{bold} | {p['MRR']:.3f} |")  # fmt: skip
+            lines.append(
+                f"| {name} | {bold}{m}{bold} | {c['R@1']:.3f} | {bold}{c['R@5']:.3f}{bold} | {c['MRR']:.3f} | "
+                f"{p['R@1']:.3f} | {bold}{p['R@5']:.3f}{bold} | {p['MRR']:.3f} |"
+            )
     lines.append("")
     for name, label in UNRELATED_SETS.items():
         if name in result:
             empty, total = result[name]
-            lines.append(f"- Unrelated prompts, {label}: smriti recalls nothing for {empty}/{total} prompt × project "
-                         f"pairs ({empty / total:.0%}).")  # fmt: skip
+            lines.append(
+                f"- Unrelated prompts, {label}: smriti recalls nothing for {empty}/{total} prompt × project "
+                f"pairs ({empty / total:.0%})."
+            )
     lines.append(f"- smriti recall p50, in-process: {result['latency_p50']:.1f} ms.")
     return "\n".join(lines)
 
@@ -227,10 +252,20 @@ def ablations(store: Store, index: Index, meta: dict, splits: list[str]) -> str:
         for split in splits:
             qs = [q for q in meta["queries"] if q["split"] == split]
             for kind in ("para", "close"):
-                ranks = [rank_of([r.native_id for r in recall(store, index, q[kind], project=(q["cwd"],), limit=K,
-                                                               now=now).results], q["native_id"]) for q in qs]  # fmt: skip
+                ranks = [
+                    rank_of(
+                        [
+                            r.native_id
+                            for r in recall(store, index, q[kind], project=(q["cwd"],), limit=K, now=now).results
+                        ],
+                        q["native_id"],
+                    )
+                    for q in qs
+                ]
                 cells.append(f"{metrics(ranks)['R@5']:.3f}")
-        prompts = [u for name in UNRELATED_SETS if name == "unrelated" or "holdout" in splits for u in meta.get(name, [])]
+        prompts = [
+            u for name in UNRELATED_SETS if name == "unrelated" or "holdout" in splits for u in meta.get(name, [])
+        ]
         cwds = sorted({q["cwd"] for q in meta["queries"]})
         empty = sum(not recall(store, index, u, project=(k,), limit=K, now=now).results for u in prompts for k in cwds)
         cells.append(f"{empty / (len(prompts) * len(cwds)):.0%}")
@@ -247,8 +282,12 @@ def main() -> None:
     ap.add_argument("--workdir", type=Path, help="where the corpus, store and FTS5 db live (reused when present)")
     ap.add_argument("--distractors", type=int, default=1800)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--split", choices=["tune", "holdout", "all", "both"], default="both",
-                    help="which queries (both: tune and holdout reported separately)")
+    ap.add_argument(
+        "--split",
+        choices=["tune", "holdout", "all", "both"],
+        default="both",
+        help="which queries (both: tune and holdout reported separately)",
+    )
     ap.add_argument("-v", "--verbose", action="store_true", help="list every query smriti does not rank first")
     ap.add_argument("--ablations", action="store_true", help="also: smriti with one part switched off at a time")
     args = ap.parse_args()
@@ -257,8 +296,10 @@ def main() -> None:
     store, index, meta = build(work, args.distractors, args.seed)
     splits = ["tune", "holdout"] if args.split == "both" else [args.split]
     result = evaluate(store, index, meta, work, splits, args.verbose)
-    print(f"{meta['sessions']} sessions ({meta['facts']} labeled, {meta['distractors']} distractors), "
-          f"{store.stats()['messages']} messages, seed {meta['seed']}\n")  # fmt: skip
+    print(
+        f"{meta['sessions']} sessions ({meta['facts']} labeled, {meta['distractors']} distractors), "
+        f"{store.stats()['messages']} messages, seed {meta['seed']}\n"
+    )
     print(markdown(result, splits))
     if args.ablations:
         print()

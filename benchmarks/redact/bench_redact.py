@@ -1,4 +1,4 @@
-"""Redaction speed on realistic session transcripts: `smriti.redact.redact` and `scan`, per 20 KB text.
+"""Redaction speed on realistic session transcripts: `smriti.team.redact.redact` and `scan`, per 20 KB text.
 
     python benchmarks/redact/bench_redact.py                 # 20 KB transcripts, prints a table
     python benchmarks/redact/bench_redact.py --kb 100 --runs 50
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from smriti.redact import PathRule, Settings, TeamPattern, redact, scan  # noqa: E402
+from smriti.team.redact import PathRule, Settings, TeamPattern, redact, scan  # noqa: E402
 
 WORDS = (
     "the pool connection postgres timeout retry worker queue cache index migration schema deploy rollback "
@@ -49,26 +49,45 @@ def chunk(rng: random.Random, i: int) -> str:
     if kind == 0:
         return f"**user**: {prose(rng, 25)} Why does `{rng.choice(WORDS)}_{rng.choice(WORDS)}()` fail?\n"
     if kind == 1:
-        return (f"**assistant**: {prose(rng, 40)} See commit {sha[:7]} and {sha}. "
-                f"The file is /home/alice/src/payments/{rng.choice(WORDS)}.py, line {rng.randint(1, 900)}.\n")
+        return (
+            f"**assistant**: {prose(rng, 40)} See commit {sha[:7]} and {sha}. "
+            f"The file is /home/alice/src/payments/{rng.choice(WORDS)}.py, line {rng.randint(1, 900)}.\n"
+        )
     if kind == 2:
-        return ("```json\n" + json.dumps({
-            "id": f"toolu_01{rnd(rng, B62, 22)}", "uuid": f"6c0e2a4e-1b2c-4d5e-8f90-{rng.getrandbits(48):012x}",
-            "max_tokens": 4096, "model": "claude-sonnet-4", "usage": {"input_tokens": rng.randint(1, 9999)},
-            "integrity": "sha512-" + rnd(rng, B62 + "+/", 86) + "==", "digest": "sha256:" + rnd(rng, "0123456789abcdef", 64),
-        }, indent=2) + "\n```\n")
+        return (
+            "```json\n"
+            + json.dumps(
+                {
+                    "id": f"toolu_01{rnd(rng, B62, 22)}",
+                    "uuid": f"6c0e2a4e-1b2c-4d5e-8f90-{rng.getrandbits(48):012x}",
+                    "max_tokens": 4096,
+                    "model": "claude-sonnet-4",
+                    "usage": {"input_tokens": rng.randint(1, 9999)},
+                    "integrity": "sha512-" + rnd(rng, B62 + "+/", 86) + "==",
+                    "digest": "sha256:" + rnd(rng, "0123456789abcdef", 64),
+                },
+                indent=2,
+            )
+            + "\n```\n"
+        )
     if kind == 3:
-        return (f"```python\ndef {rng.choice(WORDS)}_{rng.choice(WORDS)}(password: str, token: Token) -> None:\n"
-                f"    client = Client(api_key=os.environ[\"API_KEY\"], timeout={rng.randint(1, 60)})\n"
-                f"    for row in rows:\n        cache_key = f\"{{row.id}}:{{row.version}}\"\n"
-                f"        assert row.sha == \"{sha}\"\n```\n")
+        return (
+            f"```python\ndef {rng.choice(WORDS)}_{rng.choice(WORDS)}(password: str, token: Token) -> None:\n"
+            f'    client = Client(api_key=os.environ["API_KEY"], timeout={rng.randint(1, 60)})\n'
+            f'    for row in rows:\n        cache_key = f"{{row.id}}:{{row.version}}"\n'
+            f'        assert row.sha == "{sha}"\n```\n'
+        )
     if kind == 4:
-        return (f"$ git log --oneline -3\n{sha[:7]} Fix {rng.choice(WORDS)} {rng.choice(WORDS)}\n"
-                f"{rnd(rng, '0123456789abcdef', 7)} Bump requests==2.31.{rng.randint(0, 9)}\n"
-                f"Author: Bob <bob.builder@acme-corp.io>\n")
+        return (
+            f"$ git log --oneline -3\n{sha[:7]} Fix {rng.choice(WORDS)} {rng.choice(WORDS)}\n"
+            f"{rnd(rng, '0123456789abcdef', 7)} Bump requests==2.31.{rng.randint(0, 9)}\n"
+            f"Author: Bob <bob.builder@acme-corp.io>\n"
+        )
     if kind == 5:
-        return (f"$ pip install -r requirements.txt\nrequests==2.31.0 --hash=sha256:{rnd(rng, '0123456789abcdef', 64)}\n"
-                f"docker pull ghcr.io/acme/api@sha256:{rnd(rng, '0123456789abcdef', 64)}\n")
+        return (
+            f"$ pip install -r requirements.txt\nrequests==2.31.0 --hash=sha256:{rnd(rng, '0123456789abcdef', 64)}\n"
+            f"docker pull ghcr.io/acme/api@sha256:{rnd(rng, '0123456789abcdef', 64)}\n"
+        )
     if kind == 6:
         return f"> {prose(rng, 30)}\n> {prose(rng, 20)} (see /Users/bob/work/{rng.choice(WORDS)}/README.md)\n"
     if kind == 7:
@@ -77,7 +96,7 @@ def chunk(rng: random.Random, i: int) -> str:
             f"OPENAI_API_KEY=sk-proj-{rnd(rng, B62, 48)}",
             f"DATABASE_URL=postgres://app:{rnd(rng, B62, 16)}@db.internal:5432/app",
             f'"aws_secret_access_key": "{rnd(rng, B62 + "/+", 40)}"',
-            f"session_secret = \"{rnd(rng, B62, 32)}\"",
+            f'session_secret = "{rnd(rng, B62, 32)}"',
             f"AKIA{rnd(rng, string.ascii_uppercase + string.digits, 16)}",
         ]
         return f"tool_result:\n{rng.choice(secrets)}\n{prose(rng, 12)}\n"
@@ -121,16 +140,20 @@ def main() -> None:
     texts = [transcript(seed, args.kb * 1024) for seed in range(args.texts)]
     plain = Settings()
     team = Settings(
-        patterns=(TeamPattern("acme", "acme-token", r"acme_[A-Za-z0-9]{32}"),
-                  TeamPattern("internal-host", "internal-host", r"\b[a-z0-9-]+\.corp\.acme\.internal\b")),
+        patterns=(
+            TeamPattern("acme", "acme-token", r"acme_[A-Za-z0-9]{32}"),
+            TeamPattern("internal-host", "internal-host", r"\b[a-z0-9-]+\.corp\.acme\.internal\b"),
+        ),
         path_rules=(PathRule("/srv/checkouts/*/", "<repo>/"),),
         home_dirs=("/data/users/alice",),
     )
     for t in texts[:3]:  # warm up, and a sanity check that the corpus gets redacted
         r = redact(t, plain)
         assert r.findings and r.ok, r.residual
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
-          f"{args.texts} texts of {args.kb} KB, {args.runs} runs each\n")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
+        f"{args.texts} texts of {args.kb} KB, {args.runs} runs each\n"
+    )
     print("| what | median ms | mean ms | p95 ms | max ms |\n|---|---|---|---|---|")
     print(row("redact (built-in rules)", timeit(lambda t: redact(t, plain), texts, args.runs)))
     print(row("redact (+2 team patterns, path rule, home dir)", timeit(lambda t: redact(t, team), texts, args.runs)))
@@ -151,8 +174,12 @@ def main() -> None:
                 p = Path(d) / f"t{i}.md"
                 p.write_text(t)
                 paths.append(str(p))
-            print(row("detect-secrets 1.5 scan_file (no spans)",
-                      timeit(lambda p: SecretsCollection().scan_file(p), paths, max(1, args.runs // 10))))
+            print(
+                row(
+                    "detect-secrets 1.5 scan_file (no spans)",
+                    timeit(lambda p: SecretsCollection().scan_file(p), paths, max(1, args.runs // 10)),
+                )
+            )
 
 
 if __name__ == "__main__":

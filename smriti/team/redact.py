@@ -259,11 +259,22 @@ class Settings:
 
         `extra` keyword arguments (for example the user's `home_dirs`) are passed through.
         """
-        known = {"allow", "patterns", "paths", "home_dirs", "entropy_threshold", "entropy_min_length",
-                 "pattern_timeout", "max_scan_chars", "emails"}
+        known = {
+            "allow",
+            "patterns",
+            "paths",
+            "home_dirs",
+            "entropy_threshold",
+            "entropy_min_length",
+            "pattern_timeout",
+            "max_scan_chars",
+            "emails",
+        }
         unknown = set(data) - known
         if unknown:
-            raise ConfigError(f"{source}: unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}")
+            raise ConfigError(
+                f"{source}: unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(known))}"
+            )
         kw: dict[str, Any] = {}
         allow = data.get("allow", [])
         if not isinstance(allow, list) or not all(isinstance(a, str) for a in allow):
@@ -286,8 +297,13 @@ class Settings:
             if not isinstance(homes, list) or not all(isinstance(h, str) for h in homes):
                 raise ConfigError(f"{source}: 'home_dirs' must be a list of paths")
             kw["home_dirs"] = tuple(homes)
-        for name, typ in (("entropy_threshold", (int, float)), ("entropy_min_length", int),
-                          ("pattern_timeout", (int, float)), ("max_scan_chars", int), ("emails", bool)):
+        for name, typ in (
+            ("entropy_threshold", (int, float)),
+            ("entropy_min_length", int),
+            ("pattern_timeout", (int, float)),
+            ("max_scan_chars", int),
+            ("emails", bool),
+        ):
             if name in data:
                 value = data[name]
                 if not isinstance(value, typ) or (typ is int and isinstance(value, bool)):
@@ -500,23 +516,36 @@ def _literal_prefix(pattern: str) -> str:
 
 
 # The value after a CLI flag, without its quotes: --password "x y", --token 'x', --token x
-_FLAG_VALUE = r"""["']?(?P<secret>(?<=")[^"\n]{1,256}+(?=")|(?<=')[^'\n]{1,256}+(?=')|(?<!["'])[^\s"'-][^\s"']{0,255}+)"""
+_FLAG_VALUE = (
+    r"""["']?(?P<secret>(?<=")[^"\n]{1,256}+(?=")|(?<=')[^'\n]{1,256}+(?=')|(?<!["'])[^\s"'-][^\s"']{0,255}+)"""
+)
 _PEM = r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
 RULES: tuple[Rule, ...] = (
     # Private keys, the whole block (real newlines or JSON's \n); a block without its END line is cut
     # at the end of its base64 run, so a truncated key still goes.
-    _rule("private-key", "private-key",
-          _PEM + r"(?:(?:[^-]|-(?!----END)){0,65536}?" + _PEM_END
-          + r"|(?:\\[rn]|[\r\n\t ])*+[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=\\\r\n\t]*+)",
-          priority=P_PRIVATE_KEY, needles=("-----BEGIN",), left=None),
+    _rule(
+        "private-key",
+        "private-key",
+        _PEM
+        + r"(?:(?:[^-]|-(?!----END)){0,65536}?"
+        + _PEM_END
+        + r"|(?:\\[rn]|[\r\n\t ])*+[A-Za-z0-9+/=]{16}[A-Za-z0-9+/=\\\r\n\t]*+)",
+        priority=P_PRIVATE_KEY,
+        needles=("-----BEGIN",),
+        left=None,
+    ),
     _rule("age-secret-key", "private-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", priority=P_PRIVATE_KEY),
     # Cloud providers
     _rule("aws-access-key-id", "aws-key", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"),
-    _rule("azure-ad-client-secret", "azure-key",
-          r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])",
-          needles=("Q~",), left=None),
+    _rule(
+        "azure-ad-client-secret",
+        "azure-key",
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])",
+        needles=("Q~",),
+        left=None,
+    ),
     _rule("google-api-key", "google-api-key", r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
     _rule("google-oauth-client-secret", "google-oauth", r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
     _rule("google-oauth-access-token", "google-oauth", r"ya29\.[0-9A-Za-z_-]{20,}+"),
@@ -526,33 +555,54 @@ RULES: tuple[Rule, ...] = (
     # Code hosts and registries
     _rule("github-token", "github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"),
     _rule("github-fine-grained-pat", "github-token", r"github_pat_[A-Za-z0-9_]{40,255}+"),
-    _rule("gitlab-token", "gitlab-token",
-          r"gl(?:pat|dt|ptt|rt|oas|cbt|imt|soat|ft|agent|ffct|wt)-[A-Za-z0-9_-]{20,}+"),
+    _rule("gitlab-token", "gitlab-token", r"gl(?:pat|dt|ptt|rt|oas|cbt|imt|soat|ft|agent|ffct|wt)-[A-Za-z0-9_-]{20,}+"),
     _rule("gitlab-runner-registration-token", "gitlab-token", r"GR1348941[A-Za-z0-9_-]{20,}+"),
     _rule("npm-token", "npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
     _rule("pypi-token", "pypi-token", r"pypi-AgE[A-Za-z0-9_-]{50,}+"),
     _rule("docker-hub-token", "docker-token", r"dckr_pat_[A-Za-z0-9_-]{27,}+"),
     # AI providers (Anthropic before the generic `sk-` of OpenAI)
     _rule("anthropic-key", "anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,}+"),
-    _rule("openai-key", "openai-key", r"sk-(?!ant-)[A-Za-z0-9_-]{20,}+",
-          check=lambda v: _mixed(v[3:])),
-    _rule("huggingface-token", "huggingface-token", r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
-          check=lambda v: _upper_and_lower(v[3:])),
-    _rule("huggingface-org-token", "huggingface-token", r"api_org_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
-          check=lambda v: _upper_and_lower(v[8:])),
+    _rule("openai-key", "openai-key", r"sk-(?!ant-)[A-Za-z0-9_-]{20,}+", check=lambda v: _mixed(v[3:])),
+    _rule(
+        "huggingface-token",
+        "huggingface-token",
+        r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
+        check=lambda v: _upper_and_lower(v[3:]),
+    ),
+    _rule(
+        "huggingface-org-token",
+        "huggingface-token",
+        r"api_org_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
+        check=lambda v: _upper_and_lower(v[8:]),
+    ),
     _rule("groq-key", "groq-key", r"gsk_[A-Za-z0-9]{48,}(?![A-Za-z0-9])"),
     _rule("replicate-token", "replicate-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
     _rule("xai-key", "xai-key", r"xai-[A-Za-z0-9]{70,}(?![A-Za-z0-9])"),
     _rule("perplexity-key", "perplexity-key", r"pplx-[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
     # Chat, payments, mail, telephony
-    _rule("slack-token", "slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}+", check=lambda v: any(c.isdigit() for c in v)),
+    _rule(
+        "slack-token", "slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}+", check=lambda v: any(c.isdigit() for c in v)
+    ),
     _rule("slack-app-token", "slack-token", r"xapp-\d-[A-Za-z0-9-]{10,}+"),
-    _rule("slack-webhook", "slack-webhook", r"https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}+", left=None),
-    _rule("discord-webhook", "discord-webhook",
-          r"https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}+",
-          needles=("discord",), left=None),
-    _rule("telegram-bot-token", "telegram-token", r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
-          needles=(":AA",)),
+    _rule(
+        "slack-webhook",
+        "slack-webhook",
+        r"https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}+",
+        left=None,
+    ),
+    _rule(
+        "discord-webhook",
+        "discord-webhook",
+        r"https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}+",
+        needles=("discord",),
+        left=None,
+    ),
+    _rule(
+        "telegram-bot-token",
+        "telegram-token",
+        r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
+        needles=(":AA",),
+    ),
     _rule("stripe-key", "stripe-key", r"[spr]k_(?:live|test)_[A-Za-z0-9]{10,}+", needles=("k_live_", "k_test_")),
     _rule("stripe-webhook-secret", "stripe-key", r"whsec_[A-Za-z0-9]{24,}+"),
     _rule("twilio-api-key", "twilio-key", r"SK[0-9a-fA-F]{32}(?![0-9A-Za-z])"),
@@ -571,40 +621,106 @@ RULES: tuple[Rule, ...] = (
     _rule("databricks-token", "databricks-token", r"dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])"),
     _rule("vault-token", "vault-token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}+", check=_mixed),
     # Signed tokens
-    _rule("jwt", "jwt", r"eyJ[A-Za-z0-9_-]{10,}+\.eyJ[A-Za-z0-9_-]{10,}+\.[A-Za-z0-9_-]*+",
-          priority=P_JWT, left=_WORD_DASH),
+    _rule(
+        "jwt",
+        "jwt",
+        r"eyJ[A-Za-z0-9_-]{10,}+\.eyJ[A-Za-z0-9_-]{10,}+\.[A-Za-z0-9_-]*+",
+        priority=P_JWT,
+        left=_WORD_DASH,
+    ),
     # Credentials in context
-    _rule("url-password", "password", r"://(?P<user>[^\s:/?#@'\"<>\[\]]{0,128}+):(?P<secret>[^\s/?#@'\"<>]{1,256}+)@",
-          priority=P_URL_PASSWORD, group="secret", left=None, check=lambda v: not _is_template(v)),
-    _rule("authorization-header", "bearer-token",
-          r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{8,}+)",
-          priority=P_CONTEXT, group="secret", needles=("uthorization",), encloses=True,
-          check=lambda v: not _is_template(v)),
-    _rule("bearer-token", "bearer-token", r"[Bb]earer[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{20,}+=*+)",
-          priority=P_CONTEXT, group="secret", needles=("earer",), encloses=True, check=_mixed),
-    _rule("curl-user", "password", r"(?:-u|--user)[ =][\"']?[^\s:'\"]{1,64}+:(?P<secret>[^\s'\"]{1,128}+)",
-          priority=P_CONTEXT, group="secret", left=_WORD_DASH, needles=("-u ", "-u=", "--user"),
-          check=lambda v: not _is_template(v) and not v.isdigit()),
-    _rule("cli-password-flag", "password",
-          r"--(?:password|passwd|pass)[ \t]+" + _FLAG_VALUE,
-          priority=P_CONTEXT, group="secret", left=_WORD_DASH, encloses=True, check=lambda v: _flag_value_ok(v)),
-    _rule("cli-secret-flag", "secret",
-          r"--(?:token|api-key|apikey|secret|client-secret|access-token|auth-token)[ \t]+" + _FLAG_VALUE,
-          priority=P_CONTEXT, group="secret", left=_WORD_DASH, encloses=True, check=lambda v: _flag_value_ok(v)),
-    _rule("url-signature", "url-signature",
-          r"[?&](?i:sig|signature|x-amz-signature|x-goog-signature|x-amz-security-token|x-amz-credential)=(?P<secret>[^&\s#\"'<>]{8,}+)",
-          priority=P_CONTEXT, group="secret", left=None, encloses=True,
-          ci_needles=("sig=", "signature=", "x-amz-", "x-goog-")),
-    _rule("xml-password", "password",
-          r"<(?P<tag>(?i:password|passwd|passphrase))>(?P<secret>[^<\n]{1,256}+)</(?P=tag)>",
-          priority=P_CONTEXT, group="secret", left=None, encloses=True, ci_needles=("<pass",),
-          check=lambda v: not _is_template(v) and bool(v.strip())),
-    _rule("xml-secret", "secret",
-          r"<(?P<tag>(?i:secret|token|api[_-]?key|access[_-]?token|client[_-]?secret|private[_-]?key))>"
-          r"(?P<secret>[^<\n]{1,256}+)</(?P=tag)>",
-          priority=P_CONTEXT, group="secret", left=None, encloses=True,
-          ci_needles=("<secret>", "<token>", "<api", "<access", "<client", "<private"),
-          check=lambda v: not _is_template(v) and bool(v.strip())),
+    _rule(
+        "url-password",
+        "password",
+        r"://(?P<user>[^\s:/?#@'\"<>\[\]]{0,128}+):(?P<secret>[^\s/?#@'\"<>]{1,256}+)@",
+        priority=P_URL_PASSWORD,
+        group="secret",
+        left=None,
+        check=lambda v: not _is_template(v),
+    ),
+    _rule(
+        "authorization-header",
+        "bearer-token",
+        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{8,}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        needles=("uthorization",),
+        encloses=True,
+        check=lambda v: not _is_template(v),
+    ),
+    _rule(
+        "bearer-token",
+        "bearer-token",
+        r"[Bb]earer[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{20,}+=*+)",
+        priority=P_CONTEXT,
+        group="secret",
+        needles=("earer",),
+        encloses=True,
+        check=_mixed,
+    ),
+    _rule(
+        "curl-user",
+        "password",
+        r"(?:-u|--user)[ =][\"']?[^\s:'\"]{1,64}+:(?P<secret>[^\s'\"]{1,128}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        left=_WORD_DASH,
+        needles=("-u ", "-u=", "--user"),
+        check=lambda v: not _is_template(v) and not v.isdigit(),
+    ),
+    _rule(
+        "cli-password-flag",
+        "password",
+        r"--(?:password|passwd|pass)[ \t]+" + _FLAG_VALUE,
+        priority=P_CONTEXT,
+        group="secret",
+        left=_WORD_DASH,
+        encloses=True,
+        check=lambda v: _flag_value_ok(v),
+    ),
+    _rule(
+        "cli-secret-flag",
+        "secret",
+        r"--(?:token|api-key|apikey|secret|client-secret|access-token|auth-token)[ \t]+" + _FLAG_VALUE,
+        priority=P_CONTEXT,
+        group="secret",
+        left=_WORD_DASH,
+        encloses=True,
+        check=lambda v: _flag_value_ok(v),
+    ),
+    _rule(
+        "url-signature",
+        "url-signature",
+        r"[?&](?i:sig|signature|x-amz-signature|x-goog-signature|x-amz-security-token|x-amz-credential)=(?P<secret>[^&\s#\"'<>]{8,}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        left=None,
+        encloses=True,
+        ci_needles=("sig=", "signature=", "x-amz-", "x-goog-"),
+    ),
+    _rule(
+        "xml-password",
+        "password",
+        r"<(?P<tag>(?i:password|passwd|passphrase))>(?P<secret>[^<\n]{1,256}+)</(?P=tag)>",
+        priority=P_CONTEXT,
+        group="secret",
+        left=None,
+        encloses=True,
+        ci_needles=("<pass",),
+        check=lambda v: not _is_template(v) and bool(v.strip()),
+    ),
+    _rule(
+        "xml-secret",
+        "secret",
+        r"<(?P<tag>(?i:secret|token|api[_-]?key|access[_-]?token|client[_-]?secret|private[_-]?key))>"
+        r"(?P<secret>[^<\n]{1,256}+)</(?P=tag)>",
+        priority=P_CONTEXT,
+        group="secret",
+        left=None,
+        encloses=True,
+        ci_needles=("<secret>", "<token>", "<api", "<access", "<client", "<private"),
+        check=lambda v: not _is_template(v) and bool(v.strip()),
+    ),
 )
 
 # ---------------------------------------------------------------------------------------------------
@@ -632,7 +748,9 @@ _PATHLIKE_RE = re.compile(
 )
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOTTED_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-_NAME_SEGMENT = r"(?:[a-z_][a-z0-9_]*|[A-Z_][A-Z0-9_]*|[a-z]{2,}(?:[A-Z][a-z]{2,}[0-9]*)+|[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}[0-9]*)*)"
+_NAME_SEGMENT = (
+    r"(?:[a-z_][a-z0-9_]*|[A-Z_][A-Z0-9_]*|[a-z]{2,}(?:[A-Z][a-z]{2,}[0-9]*)+|[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}[0-9]*)*)"
+)
 _CODE_DOTTED_RE = re.compile(_NAME_SEGMENT + r"(?:\." + _NAME_SEGMENT + ")+")
 _TYPE_WORDS = frozenset(
     "str string bytes int integer bool boolean float number none null nil any object dict list tuple set "
@@ -677,10 +795,16 @@ def _prose(value: str) -> bool:
 
 def _secretish(value: str) -> bool:
     """Looks like a credential rather than a name, a number, a pattern or a flag."""
-    return (len(value) >= 8 and _CREDENTIAL_CHARS_RE.fullmatch(value) is not None and not _wordy(value)
-            and not _CODE_DOTTED_RE.fullmatch(value)
-            and (_HAS_DIGIT.search(value) is not None
-                 or (_HAS_UPPER.search(value) is not None and _HAS_LOWER.search(value) is not None)))
+    return (
+        len(value) >= 8
+        and _CREDENTIAL_CHARS_RE.fullmatch(value) is not None
+        and not _wordy(value)
+        and not _CODE_DOTTED_RE.fullmatch(value)
+        and (
+            _HAS_DIGIT.search(value) is not None
+            or (_HAS_UPPER.search(value) is not None and _HAS_LOWER.search(value) is not None)
+        )
+    )
 
 
 def _wordy(value: str) -> bool:
@@ -727,11 +851,18 @@ def _looks_random(value: str, threshold: float, min_length: int) -> bool:
 
     Cheap checks in C first: this runs on every long value of every assignment."""
     n = len(value)
-    if n < min_length or n > MAX_ENTROPY_VALUE or not _TOKEN_RE.fullmatch(value) \
-            or value.startswith(_BINARY_B64_PREFIXES):
+    if (
+        n < min_length
+        or n > MAX_ENTROPY_VALUE
+        or not _TOKEN_RE.fullmatch(value)
+        or value.startswith(_BINARY_B64_PREFIXES)
+    ):
         return False
-    classes = (_HAS_UPPER.search(value) is not None) + (_HAS_LOWER.search(value) is not None) \
+    classes = (
+        (_HAS_UPPER.search(value) is not None)
+        + (_HAS_LOWER.search(value) is not None)
         + (_HAS_DIGIT.search(value) is not None)
+    )
     if classes < 2:
         return False
     if _HEX_RE.fullmatch(value) or _DIGEST_RE.match(value) or _VERSION_RE.fullmatch(value):
@@ -763,6 +894,8 @@ _REV_KEY_RE = {
 def _long_value_re(min_len: int) -> re.Pattern[str]:
     """A value of at least `min_len` token characters starts here (the high-entropy rule's pre-check)."""
     return re.compile(r"[ \t>]*+[\"'`\\]*+[A-Za-z0-9+/_.~=-]{" + str(min_len) + "}")
+
+
 _VALUE_RE = re.compile(
     r"""[ \t]*+
     (?:
@@ -787,9 +920,23 @@ _RAW_VALUE_RE = re.compile(r"[^\s\"'`,;&|(){}\[\]<>]*")
 _YAML_VALUE_RE = re.compile(r"#?(?:[^\n#]|(?<!\s)#)*")  # to the end of the line or a ` #` comment
 _KEY_PARTS_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _SECRET_STEM_RE = re.compile(r"(?i)pass|pwd|secret|token|key|credential|auth|pat\b|_pat|sas")
-_KEY_MODIFIERS = frozenset("base value val str string b64 base64 hex raw plain plaintext literal bytes encoded enc data text".split())
-_SECRET_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "secretkey",
-                   "privatekey", "authkey", "credential", "credentials")
+_KEY_MODIFIERS = frozenset(
+    "base value val str string b64 base64 hex raw plain plaintext literal bytes encoded enc data text".split()
+)
+_SECRET_ENDINGS = (
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "secretkey",
+    "privatekey",
+    "authkey",
+    "credential",
+    "credentials",
+)
 _SECRET_EXACT = frozenset({"pass", "pwd"})
 _WEAK_EXACT = frozenset({"auth", "sas"})  # `auth: true`, `pat: 3`: a secret only if the value looks like one
 _KEY_QUALIFIERS = frozenset(
@@ -851,15 +998,16 @@ def _secret_key_kind(key: str, parts: list[str]) -> tuple[str | None, bool]:
     return "secret", weak
 
 
-def _keyword_value_ok(value: str, raw: str, quoted: bool, env_line: bool, sep: str, key: str, text: str,
-                      raw_end: int) -> bool:
+def _keyword_value_ok(
+    value: str, raw: str, quoted: bool, env_line: bool, sep: str, key: str, text: str, raw_end: int
+) -> bool:
     """Is this value of a secret-named key a literal secret (and not code, a type, a template or a path)?
 
     `raw` is the unquoted value up to its first delimiter, ending at `raw_end`; `value` may run on to the
     end of the word (`KEY=value` lines) or of the line (YAML).
     """
     if not quoted and value == raw and _IDENT_RE.fullmatch(value):  # the common case in code, decided fast
-        if text[raw_end:raw_end + 1] in ("(", "["):
+        if text[raw_end : raw_end + 1] in ("(", "["):
             return False  # a call or an index
         if any(c.isdigit() for c in value) or (len(value) >= 16 and not _wordy(value)):
             return env_line or not _is_template(value)  # hunter2, or a random-looking token
@@ -869,27 +1017,34 @@ def _keyword_value_ok(value: str, raw: str, quoted: bool, env_line: bool, sep: s
         if low in _TYPE_WORDS or value[0].isupper() or low in key.lower() or sep != ":" or "_" in value:
             return False  # `password: str`, `token: Token`, `password=password`, `password = split`, `key: key_id`
         # A bare word is a literal only where a YAML value would be: alone at the end of its line.
-        rest = text[raw_end:raw_end + 200].split("\n", 1)[0].strip()
+        rest = text[raw_end : raw_end + 200].split("\n", 1)[0].strip()
         return (not rest or rest.startswith("#")) and not _is_template(value)
-    if _is_template(value.strip()) or (raw and value[len(raw):] in _CODE_TAILS and _is_template(raw)) \
-            or _PATHLIKE_RE.match(value) \
-            or _NOT_SECRET_VALUE_RE.match(value) or not any(c.isalnum() for c in value):
+    if (
+        _is_template(value.strip())
+        or (raw and value[len(raw) :] in _CODE_TAILS and _is_template(raw))
+        or _PATHLIKE_RE.match(value)
+        or _NOT_SECRET_VALUE_RE.match(value)
+        or not any(c.isalnum() for c in value)
+    ):
         return False
     if quoted:
         return any(c.isalnum() for c in value)  # not `"Password: "` closing a prompt string
     if sep == ":" and value != raw and _type_expr(value):
         return False  # `password: str | None`
-    if text[raw_end:raw_end + 1] in ("(", "[") and (_IDENT_RE.fullmatch(raw) or _DOTTED_RE.fullmatch(raw)):
+    if text[raw_end : raw_end + 1] in ("(", "[") and (_IDENT_RE.fullmatch(raw) or _DOTTED_RE.fullmatch(raw)):
         return False  # a call or an index: code
-    tail = value[len(raw):]
+    tail = value[len(raw) :]
     code_tail = tail in _CODE_TAILS
     if _CODE_DOTTED_RE.fullmatch(raw) and (not env_line or tail and code_tail or not any(c.isdigit() for c in raw)):
         return False  # self.password, os.environ, settings.SECRET_KEY, this.apiKey: code
     if env_line:
         # KEY=value lines: the rest of the word is the value, whatever it looks like; but not keyword
         # arguments on lines of their own (`password=password,`).
-        return not (_IDENT_RE.fullmatch(raw) and code_tail
-                    and (tail or raw.lower() in key.lower() or raw.lower() in _TYPE_WORDS))
+        return not (
+            _IDENT_RE.fullmatch(raw)
+            and code_tail
+            and (tail or raw.lower() in key.lower() or raw.lower() in _TYPE_WORDS)
+        )
     if _NUMBER_RE.fullmatch(value):
         return False  # ports, lengths, counts, weights
     if value.count(" ") >= 2 and _prose(value):
@@ -903,7 +1058,7 @@ def _keyword_value_ok(value: str, raw: str, quoted: bool, env_line: bool, sep: s
         if low in _TYPE_WORDS or value[0].isupper() or low in key.lower() or sep != ":" or "_" in value:
             return False  # `password: str`, `token: Token`, `password=password`, `password = split`, `key: key_id`
         # A bare word is a literal only where a YAML value would be: alone at the end of its line.
-        rest = text[raw_end:raw_end + 200].split("\n", 1)[0].strip()
+        rest = text[raw_end : raw_end + 200].split("\n", 1)[0].strip()
         return not rest or rest.startswith("#")
     return True
 
@@ -961,8 +1116,9 @@ def _left_ok(text: str, start: int, left: frozenset[str] | None) -> bool:
     return left is None or start == 0 or text[start - 1] not in left
 
 
-def _detect(text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True
-            ) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
+def _detect(
+    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True
+) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
     """Every candidate of every detector (overlaps included), the errors of team patterns, and the names
     of the built-in rules whose needles are in the text. With `only`, other rules are known to have no
     needle in the text and are skipped."""
@@ -1023,18 +1179,30 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
                 continue  # the common case, kept cheap: an ordinary key with a short value
             key_start += strip
             key = text[key_start:key_end]
-            nxt = text[i + 1:i + 2]
-            prv = text[i - 1:i]
+            nxt = text[i + 1 : i + 2]
+            prv = text[i - 1 : i]
             # KEY=value at the start of a line (.env, shell): the value is the whole word, whatever it is.
-            env_line = (sep == "=" and key_end == i and nxt not in ("", " ", "\t", "\r", "\n", '"', "'", "`")
-                        and _ENV_LINE_RE.search(text, max(0, key_start - 40), key_start) is not None)
+            env_line = (
+                sep == "="
+                and key_end == i
+                and nxt not in ("", " ", "\t", "\r", "\n", '"', "'", "`")
+                and _ENV_LINE_RE.search(text, max(0, key_start - 40), key_start) is not None
+            )
             if env_line:
                 pass
             elif sep == "=":
-                if nxt == "=" or prv in ("=", "!", "<", ">") or (nxt == "~" and (prv in " \t" or text[i + 2:i + 3] in " /")):
+                if (
+                    nxt == "="
+                    or prv in ("=", "!", "<", ">")
+                    or (nxt == "~" and (prv in " \t" or text[i + 2 : i + 3] in " /"))
+                ):
                     continue  # comparisons, and Perl's and Ruby's `=~ /re/`
-            elif (nxt in (":", "/", "\\", "=") or prv == ":" or (prv in (" ", "\t") and text[key_end] not in "\"'`*\\")
-                  or (key_start > 0 and text[key_start - 1] == ":")):
+            elif (
+                nxt in (":", "/", "\\", "=")
+                or prv == ":"
+                or (prv in (" ", "\t") and text[key_end] not in "\"'`*\\")
+                or (key_start > 0 and text[key_start - 1] == ":")
+            ):
                 continue  # `::`, `https://`, `C:\`, `:=` (read as `=`), `word :` in prose, `arn:…:secret:…`
             if env_line:
                 vs, ve, g = i + 1, _match_end(_NON_SPACE_RE, text, i + 1), "v0"
@@ -1045,7 +1213,11 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
                     vs, ve = v.span(g)
                     if g in ("v2", "v3") and key_start > 0 and text[key_start - 1] == text[vs - 1] != text[key_end]:
                         continue  # `'Password: '`: the key and separator sit inside a string literal
-                elif sep == ":" and kind is not None and text[_match_end(_BLANKS_RE, text, i + 1):][:1] not in _NOT_PLAIN:
+                elif (
+                    sep == ":"
+                    and kind is not None
+                    and text[_match_end(_BLANKS_RE, text, i + 1) :][:1] not in _NOT_PLAIN
+                ):
                     g, vs = "v0", _match_end(_BLANKS_RE, text, i + 1)  # `password: &x…` on a YAML line: see below
                     ve = vs
                 else:
@@ -1068,7 +1240,7 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
                 elif line_start and sep == ":" and kind is not None:
                     # `password: a b,c # note` (never shorter than the word: `password: #x` is not a comment
                     # here); `key: value,` is a dict entry or an argument in code, not YAML.
-                    end = vs + len(text[vs:_match_end(_YAML_VALUE_RE, text, vs)].rstrip())
+                    end = vs + len(text[vs : _match_end(_YAML_VALUE_RE, text, vs)].rstrip())
                     if text[ve:end] not in _CODE_TAILS:
                         ve = max(ve, end)
             if ve <= vs:
@@ -1079,10 +1251,14 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
                     continue
                 if _keyword_value_ok(value, text[vs:raw_end], quoted, env_line, sep, key, text, raw_end):
                     add(_Cand(vs, ve, kind, f"{kind}-assignment", P_ASSIGNMENT, placeholder(kind), True))
-            elif not quoted and not env_line and (_DOTTED_RE.fullmatch(value) or text[ve:ve + 1] == "("):
+            elif not quoted and not env_line and (_DOTTED_RE.fullmatch(value) or text[ve : ve + 1] == "("):
                 continue  # `x = module.attr`, `x = call(…)`: code
             elif _looks_random(value, threshold, min_len):
-                add(_Cand(vs, ve, "high-entropy", "high-entropy-assignment", P_ENTROPY, placeholder("high-entropy"), True))
+                add(
+                    _Cand(
+                        vs, ve, "high-entropy", "high-entropy-assignment", P_ENTROPY, placeholder("high-entropy"), True
+                    )
+                )
 
 
 def _detect_emails(text: str, add: Callable[[_Cand], None]) -> None:
@@ -1124,7 +1300,11 @@ def _detect_paths(text: str, settings: Settings, add: Callable[[_Cand], None]) -
     if ":\\" in text or ":/" in text:
         for m in _WIN_HOME_RE.finditer(text):
             s = m.start() - 1
-            if s < 0 or not ("A" <= text[s].upper() <= "Z") or (s > 0 and (text[s - 1].isalnum() or text[s - 1] == "_")):
+            if (
+                s < 0
+                or not ("A" <= text[s].upper() <= "Z")
+                or (s > 0 and (text[s - 1].isalnum() or text[s - 1] == "_"))
+            ):
                 continue
             if m.group("user") in _HOME_SKIP_USERS:
                 continue
@@ -1145,8 +1325,11 @@ def _detect_team(text: str, settings: Settings, add: Callable[[_Cand], None]) ->
 
     if len(text) > settings.max_scan_chars:
         for p, _ in settings._team:
-            error(p.name, f"text of {len(text):,} characters is longer than the {settings.max_scan_chars:,} "
-                          "that team patterns scan; split it or raise max_scan_chars")
+            error(
+                p.name,
+                f"text of {len(text):,} characters is longer than the {settings.max_scan_chars:,} "
+                "that team patterns scan; split it or raise max_scan_chars",
+            )
         return errors
     deadline = time.monotonic() + settings.pattern_timeout
     for p, rx in settings._team:
@@ -1169,8 +1352,11 @@ def _detect_team(text: str, settings: Settings, add: Callable[[_Cand], None]) ->
                         break
                 pos = m.end() if m.end() > m.start() else m.end() + 1
         except TimeoutError:
-            error(p.name, f"timed out (the team patterns' budget is {settings.pattern_timeout:g} s per text); "
-                          "simplify the pattern (avoid nested quantifiers such as (a+)+)")
+            error(
+                p.name,
+                f"timed out (the team patterns' budget is {settings.pattern_timeout:g} s per text); "
+                "simplify the pattern (avoid nested quantifiers such as (a+)+)",
+            )
     return errors
 
 
@@ -1197,7 +1383,7 @@ def _select(text: str, cands: list[_Cand], allow: frozenset[str]) -> tuple[list[
             i = bisect_right(p_ends, c.start)
             if i < len(p_starts) and p_starts[i] < c.end:
                 continue
-        c.fp = fingerprint(c.kind, text[c.start:c.end])
+        c.fp = fingerprint(c.kind, text[c.start : c.end])
         if c.fp in allow:
             allowed.append(c)
             continue
@@ -1225,7 +1411,7 @@ def _swallows(text: str, c: _Cand, starts: list[int], ends: list[int]) -> bool:
     for s, e in zip(starts, ends):
         rest.append(text[pos:s])
         pos = e
-    rest.append(text[pos:c.end])
+    rest.append(text[pos : c.end])
     return sum(ch.isalnum() for part in rest for ch in part) >= 3
 
 
@@ -1247,7 +1433,9 @@ class _Lines:
 _NEWLINE_RE = re.compile("\n")
 
 
-def _finding(c: _Cand, lines: _Lines, start: int | None = None, end: int | None = None, fp: str | None = None) -> Finding:
+def _finding(
+    c: _Cand, lines: _Lines, start: int | None = None, end: int | None = None, fp: str | None = None
+) -> Finding:
     s = c.start if start is None else start
     line, col = lines.at(s)
     return Finding(c.kind, c.rule, s, c.end if end is None else end, line, col, c.fp if fp is None else fp)
@@ -1302,11 +1490,11 @@ def redact(text: str, settings: Settings | None = None) -> Redacted:
         current, spans = _apply(text, edits)
         # The next pass re-scans the whole text, but a rule whose needle was not in this text can only
         # match now if a replacement made one: look for needles around the replacements only.
-        around = "\x00".join(current[max(0, s - _MAX_NEEDLE):e + _MAX_NEEDLE] for s, e in spans)
+        around = "\x00".join(current[max(0, s - _MAX_NEEDLE) : e + _MAX_NEEDLE] for s, e in spans)
         around_lower = around.lower()
         only = present | frozenset(
-            r.name for r in RULES
-            if any(n in around for n in r.needles) or any(n in around_lower for n in r.ci_needles))
+            r.name for r in RULES if any(n in around for n in r.needles) or any(n in around_lower for n in r.ci_needles)
+        )
     return Redacted(current, tuple(e[3] for e in edits), tuple(allowed.values()), residual)
 
 
@@ -1332,8 +1520,9 @@ def _apply(original: str, edits: list[tuple[int, int, str, Finding]]) -> tuple[s
     return "".join(out), spans
 
 
-def _merge_edits(original: str, current: str, edits: list[tuple[int, int, str, Finding]],
-                 chosen: list[_Cand], lines: _Lines) -> list[tuple[int, int, str, Finding]]:
+def _merge_edits(
+    original: str, current: str, edits: list[tuple[int, int, str, Finding]], chosen: list[_Cand], lines: _Lines
+) -> list[tuple[int, int, str, Finding]]:
     """Map candidates found in `current` (the original with `edits` applied) back to the original."""
     cur_starts: list[int] = []
     cur_ends: list[int] = []

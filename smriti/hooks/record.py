@@ -1,8 +1,8 @@
 """The detached recorder the stop/end hooks start: ingest one agent session, coalescing repeats.
 
-    python -m smriti.hookrecord --data DIR --agent A [--session S] [--path TRANSCRIPT] [--cwd CWD]
+    python -m smriti.hooks.record --data DIR --agent A [--session S] [--path TRANSCRIPT] [--cwd CWD]
 
-Protocol with the hook (smriti.hookrun.record), per agent + session:
+Protocol with the hook (smriti.hooks.run.record), per agent + session:
 - the hook touches `<lock>.dirty`, then tries the flock on `<lock>`: held means a recorder is
   running, which will see the marker, so the hook just exits; free means the hook starts one;
 - the recorder takes the flock (or exits if another recorder has it), then loops: remove the
@@ -53,7 +53,7 @@ def _sources_for(app: object, agent: str, session: str | None) -> list[Path] | N
 def run_once(data: Path, agent: str, session: str | None, transcript: str | None, cwd: str | None) -> None:
     from smriti import project as projects
     from smriti.app import App
-    from smriti.hooklog import log_failure
+    from smriti.hooks.log import log_failure
     from smriti.ingest import ingest
 
     app = App(data)
@@ -80,7 +80,7 @@ def run_once(data: Path, agent: str, session: str | None, transcript: str | None
 
 
 def record(data: Path, agent: str, session: str | None, transcript: str | None, cwd: str | None) -> int:
-    from smriti.hookio import record_lock_path
+    from smriti.hooks.protocol import record_lock_path
 
     lock = record_lock_path(str(data), agent, session)
     dirty = lock + ".dirty"
@@ -110,7 +110,7 @@ def record(data: Path, agent: str, session: str | None, transcript: str | None, 
                 try:
                     run_once(data, agent, session, transcript, cwd)
                 except Exception as exc:
-                    from smriti.hooklog import log_failure
+                    from smriti.hooks.log import log_failure
 
                     log_failure(str(data), agent, "record", f"{type(exc).__name__}: {exc}")
                 if not os.path.exists(dirty):
@@ -148,7 +148,9 @@ def _prune(folder: str, now: float | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m smriti.hookrecord", description="Record one agent session (started by hooks).")
+    ap = argparse.ArgumentParser(
+        prog="python -m smriti.hooks.record", description="Record one agent session (started by hooks)."
+    )
     ap.add_argument("--data", required=True)
     ap.add_argument("--agent", required=True)
     ap.add_argument("--session", default="")

@@ -210,8 +210,11 @@ def _child_indent(text: str, node: Node, unit: str) -> str:
 
 
 def _insert(text: str, node: Node, piece_multi: str, piece_inline: str, unit: str) -> str:
-    last_end = (node.members[-1][1].end if node.members else None) if node.kind == "object" else (
-        node.items[-1].end if node.items else None)  # fmt: skip
+    last_end = (
+        (node.members[-1][1].end if node.members else None)
+        if node.kind == "object"
+        else (node.items[-1].end if node.items else None)
+    )
     if _single_line(text, node) and last_end is not None:
         return text[:last_end] + ", " + piece_inline + text[last_end:]
     if last_end is None and text[node.start + 1 : node.end - 1].strip() == "":
@@ -261,9 +264,13 @@ def remove(text: str, node: Node) -> str:
         j += 1
     if text[j : j + 1] == ",":
         rest = j + 1
-    before = text[: start]
+    before = text[:start]
     stripped = before.rstrip(" \t")
-    if stripped.endswith("\n") and text[parent.start + 1 : start].strip() == "" and text[rest : parent.end - 1].strip() == "":
+    if (
+        stripped.endswith("\n")
+        and text[parent.start + 1 : start].strip() == ""
+        and text[rest : parent.end - 1].strip() == ""
+    ):
         # "{\n    node\n}" -> "{}": nothing else lives in the container
         return text[: parent.start + 1] + text[parent.end - 1 :]
     return before + text[rest:]

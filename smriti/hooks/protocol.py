@@ -1,7 +1,7 @@
 """What an agent's hook sent, which agent really sent it, and what to print back.
 
 Lean on purpose: `smriti hook` imports this on every prompt of every agent, so it uses only
-`os` and `smriti.hookjson` (no json, no pathlib, no platformdirs, no smriti module with dataclasses).
+`os` and `smriti.hooks.leanjson` (no json, no pathlib, no platformdirs, no smriti module with dataclasses).
 
 The same `smriti hook claude-code …` command also runs inside Cursor and VS Code (both read
 `~/.claude/settings.json`), and Copilot CLI and VS Code read each other's hook files, so the agent
@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 
-from smriti import hookjson
+from smriti.hooks import leanjson
 
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline")
 ALIASES = {"claude": "claude-code", "vscode": "copilot", "gemini-cli": "gemini", "copilotcli": "copilot-cli"}
@@ -33,22 +33,41 @@ PROMPT, START, RECORD, END = "prompt", "start", "record", "end"
 
 # Every event name an agent (or a person) may pass, folded (lowercase, no "-" or "_").
 EVENT_KINDS = {
-    "prompt": PROMPT, "userpromptsubmit": PROMPT, "beforeagent": PROMPT, "beforesubmitprompt": PROMPT,
+    "prompt": PROMPT,
+    "userpromptsubmit": PROMPT,
+    "beforeagent": PROMPT,
+    "beforesubmitprompt": PROMPT,
     "userpromptsubmitted": PROMPT,
-    "sessionstart": START, "start": START, "taskstart": START, "taskresume": START,
-    "stop": RECORD, "record": RECORD, "afteragent": RECORD, "agentstop": RECORD, "taskcomplete": RECORD,
-    "taskcancel": RECORD, "afteragentresponse": RECORD, "stopfailure": RECORD, "notify": RECORD,
-    "agentturncomplete": RECORD, "response": RECORD,
-    "sessionend": END, "end": END,
-}  # fmt: skip
+    "sessionstart": START,
+    "start": START,
+    "taskstart": START,
+    "taskresume": START,
+    "stop": RECORD,
+    "record": RECORD,
+    "afteragent": RECORD,
+    "agentstop": RECORD,
+    "taskcomplete": RECORD,
+    "taskcancel": RECORD,
+    "afteragentresponse": RECORD,
+    "stopfailure": RECORD,
+    "notify": RECORD,
+    "agentturncomplete": RECORD,
+    "response": RECORD,
+    "sessionend": END,
+    "end": END,
+}
 
 # The hookEventName each agent expects back (Codex validates it against a strict schema).
 NATIVE_EVENT = {
-    ("claude-code", PROMPT): "UserPromptSubmit", ("claude-code", START): "SessionStart",
-    ("codex", PROMPT): "UserPromptSubmit", ("codex", START): "SessionStart",
-    ("gemini", PROMPT): "BeforeAgent", ("gemini", START): "SessionStart",
-    ("copilot", START): "SessionStart", ("cursor", START): "SessionStart",
-}  # fmt: skip
+    ("claude-code", PROMPT): "UserPromptSubmit",
+    ("claude-code", START): "SessionStart",
+    ("codex", PROMPT): "UserPromptSubmit",
+    ("codex", START): "SessionStart",
+    ("gemini", PROMPT): "BeforeAgent",
+    ("gemini", START): "SessionStart",
+    ("copilot", START): "SessionStart",
+    ("cursor", START): "SessionStart",
+}
 
 # Agents that print "{}" (or Cline's object) when there is nothing to say; the rest print nothing.
 EMPTY_OUTPUT = {"gemini": "{}", "cursor": "{}", "cline": '{"cancel": false}'}
@@ -150,11 +169,11 @@ def render(agent: str, kind: str, text: str, *, via: str | None = None) -> str |
     file ran the command, when another agent read it (Cursor through Claude Code's settings)."""
     if text and kind in (PROMPT, START):
         if agent == "cline":
-            return hookjson.dumps({"cancel": False, "contextModification": text})
+            return leanjson.dumps({"cancel": False, "contextModification": text})
         if agent == "cursor" and kind == START:
             if via == "claude-code":  # Cursor accepts Claude's nested shape from Claude's files
                 return _nested("SessionStart", text)
-            return hookjson.dumps({"additional_context": text})
+            return leanjson.dumps({"additional_context": text})
         event = NATIVE_EVENT.get((agent, kind))
         if event:
             return _nested(event, text)
@@ -162,7 +181,7 @@ def render(agent: str, kind: str, text: str, *, via: str | None = None) -> str |
 
 
 def _nested(event: str, text: str) -> str:
-    return hookjson.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
+    return leanjson.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
 
 
 def can_inject(agent: str, kind: str) -> bool:

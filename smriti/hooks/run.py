@@ -4,10 +4,10 @@ Imported by the console dispatcher before click or anything heavy. A hook never 
 agent: whatever happens (an error, a timeout, no store, a broken store) it exits 0, prints the
 agent's own "nothing to say" output, and logs the failure to `<data dir>/logs/hooks.log`.
 
-- prompt / session-start events: recall through the warm server (smriti.hookserver) when one
+- prompt / session-start events: recall through the warm server (smriti.hooks.server) when one
   runs, else in this process (and start the server for the next prompt); print the agent's JSON;
   append to `<data dir>/logs/injections.jsonl`.
-- stop / end events: leave a marker and start a detached recorder (smriti.hookrecord) unless one
+- stop / end events: leave a marker and start a detached recorder (smriti.hooks.record) unless one
   is already running for this agent + session; return at once.
 - The agent named on the command line is checked against the payload: Cursor and VS Code run
   Claude Code's hooks, Copilot CLI and VS Code read each other's hook files. A duplicate run of
@@ -23,12 +23,16 @@ from __future__ import annotations
 import os
 import sys
 
-from smriti import hookio, hookjson
-from smriti.hookio import PROMPT, START
+from smriti.hooks import leanjson, protocol
+from smriti.hooks.protocol import PROMPT, START
 
 DEFAULT_TIMEOUT = 5.0
 DUPLICATE_WINDOW = 15.0  # seconds: the same injection twice within this is one event seen twice
-USAGE = "usage: smriti hook AGENT EVENT   (agents: " + ", ".join(hookio.AGENTS) + "; events: prompt, session-start, stop, session-end)"
+USAGE = (
+    "usage: smriti hook AGENT EVENT   (agents: "
+    + ", ".join(protocol.AGENTS)
+    + "; events: prompt, session-start, stop, session-end)"
+)
 
 
 class HookTimeout(BaseException):
@@ -76,7 +80,7 @@ def _read_payload(extra: list[str]) -> dict:
         except (OSError, ValueError, AttributeError):
             raw = ""
     try:
-        payload = hookjson.loads(raw) if raw.strip() else {}
+        payload = leanjson.loads(raw) if raw.strip() else {}
     except ValueError:
         return {}
     return payload if isinstance(payload, dict) else {}
@@ -109,33 +113,33 @@ def main(argv: list[str]) -> int:
             interactive = False
         # A person gets the usage error (2); an agent never does: exit 2 blocks its prompt.
         return 2 if interactive else 0
-    named = hookio.agent_id(argv[0])
-    kind = hookio.event_kind(argv[1])
+    named = protocol.agent_id(argv[0])
+    kind = protocol.event_kind(argv[1])
     seconds = _timeout()
     _arm(seconds)
     data = ""
     agent = named or argv[0]
     output: str | None = None
     if named is not None and kind is not None:
-        output = hookio.render(named, kind, "")  # the answer if even reading stdin fails
+        output = protocol.render(named, kind, "")  # the answer if even reading stdin fails
     try:
         payload = _read_payload(argv[2:])
         if named is None or kind is None:
-            data = hookio.data_dir()
-            from smriti.hooklog import log_failure
+            data = protocol.data_dir()
+            from smriti.hooks.log import log_failure
 
             what = f"unknown agent {argv[0]!r}" if named is None else f"unknown event {argv[1]!r}"
             log_failure(data, argv[0], argv[1], f"{what}; {USAGE}")
             return 0
-        agent = hookio.detect(named, payload)
-        output = hookio.render(agent, kind, "")  # the "nothing to say" answer, until there is more
-        if hookio.disabled():
+        agent = protocol.detect(named, payload)
+        output = protocol.render(agent, kind, "")  # the "nothing to say" answer, until there is more
+        if protocol.disabled():
             return 0
-        data = hookio.data_dir()
+        data = protocol.data_dir()
         if kind in (PROMPT, START):
-            if hookio.can_inject(agent, kind):
+            if protocol.can_inject(agent, kind):
                 text = inject(data, agent, named, kind, argv[1], payload, seconds)
-                output = hookio.render(agent, kind, text, via=named if named != agent else None)
+                output = protocol.render(agent, kind, text, via=named if named != agent else None)
         else:
             record(data, agent, payload)
     except HookTimeout as exc:
@@ -150,9 +154,9 @@ def main(argv: list[str]) -> int:
 
 def _log(data: str, agent: str, event: str, error: str) -> None:
     try:
-        from smriti.hooklog import log_failure
+        from smriti.hooks.log import log_failure
 
-        log_failure(data or hookio.data_dir(), agent, event, error)
+        log_failure(data or protocol.data_dir(), agent, event, error)
     except BaseException:
         pass
 
@@ -168,8 +172,10 @@ def _native_hooks_installed(agent: str, cwd: str) -> bool:
         files = [os.path.join(home, ".cursor", "hooks.json"), os.path.join(cwd, ".cursor", "hooks.json")]
         needle = b" hook cursor "
     elif agent == "copilot":
-        files = [os.path.join(home, ".copilot", "hooks", "smriti-copilot.json"),
-                 os.path.join(cwd, ".github", "hooks", "smriti-copilot.json")]  # fmt: skip
+        files = [
+            os.path.join(home, ".copilot", "hooks", "smriti-copilot.json"),
+            os.path.join(cwd, ".github", "hooks", "smriti-copilot.json"),
+        ]
         needle = b" hook copilot "
     else:
         return False
@@ -187,8 +193,8 @@ def _claim(data: str, key: str) -> bool:
     """True for the first run of this injection; False for a duplicate within DUPLICATE_WINDOW."""
     import time
 
-    folder = os.path.join(hookio.hooks_dir(data), "claims")
-    path = os.path.join(folder, hookio.safe_name(key, 120))
+    folder = os.path.join(protocol.hooks_dir(data), "claims")
+    path = os.path.join(folder, protocol.safe_name(key, 120))
     os.makedirs(folder, exist_ok=True)
     for _ in range(2):
         try:
@@ -224,13 +230,13 @@ def inject(data: str, agent: str, named: str, kind: str, event: str, payload: di
     import time
 
     started = time.monotonic()
-    if not os.path.isfile(hookio.db_path(data)):
+    if not os.path.isfile(protocol.db_path(data)):
         return ""  # nothing ingested yet: not a failure
-    cwd = hookio.cwd(payload)
+    cwd = protocol.cwd(payload)
     if agent != named and _native_hooks_installed(agent, cwd):
         return ""  # smriti's own hooks for this agent run too; they answer
-    session = hookio.session_id(payload)
-    query = hookio.prompt(payload) if kind == PROMPT else ""
+    session = protocol.session_id(payload)
+    query = protocol.prompt(payload) if kind == PROMPT else ""
     if kind == PROMPT:
         stripped = query.strip()
         if not stripped or (stripped.startswith("/") and " " not in stripped.split("\n", 1)[0][:40]):
@@ -238,31 +244,47 @@ def inject(data: str, agent: str, named: str, kind: str, event: str, payload: di
     if kind == PROMPT:
         import zlib
 
-        turn = hookio.turn_id(payload) or format(zlib.crc32(query.encode("utf-8", "surrogatepass")), "08x")
+        turn = protocol.turn_id(payload) or format(zlib.crc32(query.encode("utf-8", "surrogatepass")), "08x")
     else:
         turn = str(payload.get("source") or "")  # startup, resume, clear, compact: each a new start
     if not _claim(data, f"{agent}|{kind}|{session or '-'}|{turn}"):
         return ""
-    req = {"op": "recall" if kind == PROMPT else "start", "query": query, "cwd": cwd, "session": session, "agent": agent}
+    req = {
+        "op": "recall" if kind == PROMPT else "start",
+        "query": query,
+        "cwd": cwd,
+        "session": session,
+        "agent": agent,
+    }
     answer = _ask(data, req, seconds - (time.monotonic() - started) - 0.2)
     if not answer.get("ok"):
         raise RuntimeError(answer.get("error") or "recall failed")
     text = answer.get("context") or ""
     if answer.get("excluded"):
         return ""
-    from smriti.hooklog import PROMPT_MAX_CHARS, log_injection, now_iso
+    from smriti.hooks.log import PROMPT_MAX_CHARS, log_injection, now_iso
 
-    log_injection(data, {
-        "time": now_iso(), "agent": agent, "event": event, "session": session, "prompt_id": hookio.turn_id(payload),
-        "prompt": " ".join(query.split())[:PROMPT_MAX_CHARS], "cwd": cwd, "chars": len(text),
-        "tokens": (len(text) + 3) // 4, "items": answer.get("items") or [],
-        "ms": round((time.monotonic() - started) * 1000, 1),
-    })  # fmt: skip
+    log_injection(
+        data,
+        {
+            "time": now_iso(),
+            "agent": agent,
+            "event": event,
+            "session": session,
+            "prompt_id": protocol.turn_id(payload),
+            "prompt": " ".join(query.split())[:PROMPT_MAX_CHARS],
+            "cwd": cwd,
+            "chars": len(text),
+            "tokens": (len(text) + 3) // 4,
+            "items": answer.get("items") or [],
+            "ms": round((time.monotonic() - started) * 1000, 1),
+        },
+    )
     return text
 
 
 def _ask(data: str, req: dict, timeout: float) -> dict:
-    from smriti import hookserver
+    from smriti.hooks import server as hookserver
 
     if hookserver.enabled():
         try:
@@ -277,7 +299,7 @@ def _ask(data: str, req: dict, timeout: float) -> dict:
                 hookserver.spawn(data)
             except Exception as exc:  # recall still works without it
                 _log(data, req.get("agent") or "?", "server", f"could not start the recall server: {exc}")
-    from smriti.hookrecall import IndexNotReady, NoStore, answer_once
+    from smriti.hooks.recall import IndexNotReady, NoStore, answer_once
 
     try:
         return answer_once(data, req)
@@ -294,9 +316,9 @@ def record(data: str, agent: str, payload: dict) -> str:
     """Start a detached recorder for this agent session unless one is running. Returns what it did."""
     import fcntl
 
-    session = hookio.session_id(payload)
-    transcript = hookio.transcript(payload)
-    lock = hookio.record_lock_path(data, agent, session)
+    session = protocol.session_id(payload)
+    transcript = protocol.transcript(payload)
+    lock = protocol.record_lock_path(data, agent, session)
     os.makedirs(os.path.dirname(lock), exist_ok=True)
     os.close(os.open(lock + ".dirty", os.O_CREAT | os.O_WRONLY, 0o600))
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
@@ -308,10 +330,23 @@ def record(data: str, agent: str, payload: dict) -> str:
         fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
-    spawn_detached([
-        sys.executable, "-m", "smriti.hookrecord", "--data", data, "--agent", agent,
-        "--session", session or "", "--path", transcript or "", "--cwd", hookio.cwd(payload),
-    ])  # fmt: skip
+    spawn_detached(
+        [
+            sys.executable,
+            "-m",
+            "smriti.hooks.record",
+            "--data",
+            data,
+            "--agent",
+            agent,
+            "--session",
+            session or "",
+            "--path",
+            transcript or "",
+            "--cwd",
+            protocol.cwd(payload),
+        ]
+    )
     return "started"
 
 
@@ -346,5 +381,12 @@ def spawn_detached(args: list[str]) -> None:
     import subprocess
 
     flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-    subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True, creationflags=flags, close_fds=True)  # fmt: skip
+    subprocess.Popen(
+        args,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        creationflags=flags,
+        close_fds=True,
+    )

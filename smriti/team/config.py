@@ -4,8 +4,8 @@
     categories = ["bug", "architecture", "decision"]   # what `smriti share` shares; [] = all but uncategorized
     transcript = "condensed"                           # condensed | full | none
 
-    [categorize]        # categories and rules: see smriti.taxonomy
-    [redact]            # extra patterns, allow-listed findings, path rules: see smriti.redact
+    [categorize]        # categories and rules: see smriti.digest.taxonomy
+    [redact]            # extra patterns, allow-listed findings, path rules: see smriti.team.redact
 
 Validated on load, with errors that name the file and the setting. Synced files are data: nothing
 here is ever executed.
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from smriti import redact
 from smriti.errors import ConfigError
+from smriti.team import redact
 
 TRANSCRIPTS = ("condensed", "full", "none")
 MAX_CONFIG_BYTES = 256 * 1024

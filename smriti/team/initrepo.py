@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from smriti.errors import SmritiError
-from smriti.gitrepo import hooks_dir
-from smriti.teamconfig import TEMPLATE
+from smriti.team.config import TEMPLATE
+from smriti.team.git import hooks_dir
 
 GITATTRIBUTES_LINES = (
     "# smriti: knowledge files are text with LF endings on every platform",
@@ -45,8 +45,11 @@ def init_repo(root: Path) -> dict[str, Any]:
         if not folder.is_dir():
             folder.mkdir(parents=True)
             created.append(str(folder.relative_to(root)) + "/")
-    for path, text in ((smriti_dir / "config.toml", TEMPLATE), (smriti_dir / "README.md", README),
-                       (smriti_dir / "knowledge" / ".gitkeep", "")):  # fmt: skip
+    for path, text in (
+        (smriti_dir / "config.toml", TEMPLATE),
+        (smriti_dir / "README.md", README),
+        (smriti_dir / "knowledge" / ".gitkeep", ""),
+    ):
         if not path.exists():
             path.write_bytes(text.encode())
             created.append(str(path.relative_to(root)))
@@ -110,9 +113,7 @@ def install_git_hooks(root: Path) -> dict[str, Any]:
             continue
         problem = _hook_problem(path, current) if current else None
         if problem:
-            raise SmritiError(
-                f"cannot install the smriti git hook: {problem}. Add this there by hand:\n{block}"
-            )
+            raise SmritiError(f"cannot install the smriti git hook: {problem}. Add this there by hand:\n{block}")
         plans.append((path, current))
     directory.mkdir(parents=True, exist_ok=True)
     changed = []

@@ -88,10 +88,11 @@ import hashlib
 import re
 import secrets
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import PurePosixPath
-from typing import Any, Iterable
+from typing import Any
 
 from smriti.errors import InvalidInput
 
@@ -296,9 +297,7 @@ def _validate(item: KnowledgeItem) -> None:
             if not value.strip():
                 raise _fail(f"{name} must not contain blank entries", field=name)
     if not isinstance(item.status, str) or item.status not in STATUSES:
-        raise _fail(
-            f"status must be one of {', '.join(STATUSES)} (got {item.status!r})", field="status"
-        )
+        raise _fail(f"status must be one of {', '.join(STATUSES)} (got {item.status!r})", field="status")
     _check_list_len(item.supersedes, "supersedes")
     for value in item.supersedes:
         _check_id(value, "supersedes", what="each of supersedes")
@@ -307,8 +306,7 @@ def _validate(item: KnowledgeItem) -> None:
     if item.content_hash is not None:
         if not isinstance(item.content_hash, str) or not _HASH_RE.fullmatch(item.content_hash):
             raise _fail(
-                f'content_hash must look like "sha256:<64 lowercase hex digits>" '
-                f"(got {_show(item.content_hash)})",
+                f'content_hash must look like "sha256:<64 lowercase hex digits>" (got {_show(item.content_hash)})',
                 field="content_hash",
             )
     _check_body(item.body)
@@ -347,9 +345,7 @@ def _check_encodable(value: str, label: str, name: str) -> None:
 def _check_id(value: Any, name: str, what: str | None = None) -> None:
     _check_str(value, name, what)
     if not _ID_RE.fullmatch(value):
-        raise _fail(
-            f"{what or name} must be 16 lowercase hex digits (got {_show(value)})", field=name
-        )
+        raise _fail(f"{what or name} must be 16 lowercase hex digits (got {_show(value)})", field=name)
 
 
 def _check_timestamp(value: Any, name: str) -> None:
@@ -360,9 +356,7 @@ def _check_timestamp(value: Any, name: str) -> None:
             return
         except ValueError:
             pass
-    raise _fail(
-        f'{name} must be a UTC time written "YYYY-MM-DDTHH:MM:SSZ" (got {_show(value)})', field=name
-    )
+    raise _fail(f'{name} must be a UTC time written "YYYY-MM-DDTHH:MM:SSZ" (got {_show(value)})', field=name)
 
 
 def _check_list_len(values: tuple[Any, ...], name: str) -> None:
@@ -407,13 +401,9 @@ def _check_body(body: Any) -> None:
     if "\x00" in body:
         raise _fail("body must not contain NUL characters", rule="binary", field="body")
     if "\r" in body:
-        raise _fail(
-            "body must use LF line endings only (use normalize_body)", field="body"
-        )
+        raise _fail("body must use LF line endings only (use normalize_body)", field="body")
     if body and (not body.endswith("\n") or body.endswith("\n\n")):
-        raise _fail(
-            "body must end with exactly one newline (use normalize_body)", field="body"
-        )
+        raise _fail("body must end with exactly one newline (use normalize_body)", field="body")
     _check_encodable(body, "body", "body")
 
 
@@ -470,7 +460,7 @@ def utc_timestamp(value: str | datetime) -> str:
         value = parsed
     if value.tzinfo is None or value.utcoffset() is None:
         raise _fail(f"time without a UTC offset: {value.isoformat()}")
-    u = value.astimezone(timezone.utc)
+    u = value.astimezone(UTC)
     # not strftime: its %Y does not zero-pad years before 1000 on every platform
     return f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}Z"
 
@@ -573,8 +563,7 @@ def new_item(
 
 _SHORT_ESCAPES = {"\\": "\\\\", '"': '\\"', "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _ESCAPE_RE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\"\\\\\u2028\u2029\ufeff\ufffe\uffff\u061c\u200e\u200f"
-    "\u202a-\u202e\u2066-\u2069]"
+    '[\x00-\x1f\x7f-\x9f"\\\\\u2028\u2029\ufeff\ufffe\uffff\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]'
 )
 
 
@@ -656,7 +645,8 @@ def _decode(data: str | bytes, path: str | None) -> str:
         if len(raw) > MAX_FILE_BYTES:
             raise KnowledgeError(
                 f"file is {len(raw)} bytes, over the {MAX_FILE_BYTES}-byte limit",
-                path=path, rule="too-large",
+                path=path,
+                rule="too-large",
             )
         if b"\x00" in raw:
             raise KnowledgeError("binary file (it contains NUL bytes)", path=path, rule="binary")
@@ -666,14 +656,14 @@ def _decode(data: str | bytes, path: str | None) -> str:
             line = raw[: exc.start].count(b"\n") + 1
             raise KnowledgeError(
                 f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
-                line, path=path, rule="encoding",
+                line,
+                path=path,
+                rule="encoding",
             ) from None
     elif isinstance(data, str):
         # a str of more than MAX characters is surely more than MAX bytes; else count exactly
         if len(data) > MAX_FILE_BYTES:
-            raise KnowledgeError(
-                f"file is over the {MAX_FILE_BYTES}-byte limit", path=path, rule="too-large"
-            )
+            raise KnowledgeError(f"file is over the {MAX_FILE_BYTES}-byte limit", path=path, rule="too-large")
         try:
             size = len(data.encode("utf-8"))
         except UnicodeEncodeError as exc:
@@ -684,7 +674,8 @@ def _decode(data: str | bytes, path: str | None) -> str:
         if size > MAX_FILE_BYTES:
             raise KnowledgeError(
                 f"file is {size} bytes, over the {MAX_FILE_BYTES}-byte limit",
-                path=path, rule="too-large",
+                path=path,
+                rule="too-large",
             )
         if "\x00" in data:
             raise KnowledgeError("binary file (it contains NUL characters)", path=path, rule="binary")
@@ -701,14 +692,18 @@ def _split(text: str, path: str | None = None) -> tuple[str, str]:
     if not _OPEN_RE.match(text):
         raise KnowledgeError(
             "not a knowledge file: it must start with a '---' line opening the YAML frontmatter",
-            1, path=path, rule="no-frontmatter",
+            1,
+            path=path,
+            rule="no-frontmatter",
         )
     start = text.index("\n") + 1
     close = _CLOSE_RE.search(text, start)
     if close is None:
         raise KnowledgeError(
             "the frontmatter opened on line 1 is never closed by a '---' line",
-            1, path=path, rule="no-frontmatter",
+            1,
+            path=path,
+            rule="no-frontmatter",
         )
     return text[start : close.start()], text[close.end() :]
 
@@ -814,7 +809,8 @@ def _load_nodes(fm: str, path: str | None = None) -> _Node:
                 if key.value in mapping:
                     raise err(
                         f"duplicate key {key.value!r} (first on line {mapping[key.value][1]})",
-                        key_event, "duplicate-key",
+                        key_event,
+                        "duplicate-key",
                     )
                 mapping[key.value] = (node(loader, depth + 1), key.line)
             loader.get_event()
@@ -829,7 +825,9 @@ def _load_nodes(fm: str, path: str | None = None) -> _Node:
         raise KnowledgeError(
             f"raw {_RAW_REFUSED[odd.group()]} in the frontmatter (indent with spaces; write it as "
             'an escape inside a "double-quoted" string)',
-            fm[: odd.start()].count("\n") + 2, path=path, rule="yaml-syntax",
+            fm[: odd.start()].count("\n") + 2,
+            path=path,
+            rule="yaml-syntax",
         )
     loader = None
     try:
@@ -880,9 +878,7 @@ def _field_values(
 
     for key, (node, key_line) in mapping.items():
         if key not in KEYS:
-            warnings.append(
-                KnowledgeWarning(f"unknown key {key!r} ignored", key_line, path=path)
-            )
+            warnings.append(KnowledgeWarning(f"unknown key {key!r} ignored", key_line, path=path))
             continue
         lines[key] = key_line
         is_null = node.kind == "scalar" and node.plain and node.value in _NULL_WORDS
@@ -909,7 +905,10 @@ def _field_values(
         if key not in values:
             raise KnowledgeError(
                 f"required field {key!r} is missing" + (" (it is empty)" if key in lines else ""),
-                lines.get(key, 1), path=path, rule="missing-field", field=key,
+                lines.get(key, 1),
+                path=path,
+                rule="missing-field",
+                field=key,
             )
     return values, lines, warnings
 
@@ -971,7 +970,7 @@ def strict_handler() -> Any:
                 return _plain_value(_load_nodes(fm, path))
 
             def export(self, metadata: dict[str, object], **kwargs: object) -> str:
-                raise NotImplementedError("smriti writes knowledge files with smriti.knowledge.render")
+                raise NotImplementedError("smriti writes knowledge files with smriti.team.knowledge.render")
 
         _HANDLER = StrictYAMLHandler()
     return _HANDLER

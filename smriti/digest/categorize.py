@@ -2,7 +2,7 @@
 
 How a session is scored
 - Every message except `injected_context` is scored on its own into per-category evidence:
-  the vocabulary of `smriti.taxonomy` (words and phrases, read from the prose of prompts, responses
+  the vocabulary of `smriti.digest.taxonomy` (words and phrases, read from the prose of prompts, responses
   and summaries: pasted code, logs and traces are left out), weighted regex rules (on any kind,
   filtered by role and kind: a stack trace in a tool result, `npm install` in a tool call, "let's go
   with" from a person), and rapidfuzz near-matches of multi-word terms and misspelled words in the
@@ -56,9 +56,9 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from smriti.distill import FILE_TOOLS, prose_only, strip_injected, words
+from smriti.digest.distill import FILE_TOOLS, prose_only, strip_injected, words
+from smriti.digest.taxonomy import UNCATEGORIZED, Settings, default_settings
 from smriti.models import Message, Session
-from smriti.taxonomy import UNCATEGORIZED, Settings, default_settings
 
 ROLE_WEIGHT = {"prompt": 1.2, "response": 1.0, "summary": 1.0, "tool_call": 0.6, "tool_result": 0.8}
 FIRST_PROMPT_WEIGHT = 2.5
@@ -398,7 +398,9 @@ class _Matcher:
             text = strip_injected(text)
         if kind in PROSE_KINDS or msg.role == "system":
             # words are read from prose: pasted code and logs say little about what the session is
-            toks = words(prose_only(text) if ("```" in text or "`" in text or "\n " in text or "\n\t" in text) else text)
+            toks = words(
+                prose_only(text) if ("```" in text or "`" in text or "\n " in text or "\n\t" in text) else text
+            )
             n_words = len(toks)
             present = set(toks)
             words_map = self.words

@@ -15,7 +15,7 @@ Lifecycle, all of it the server's own business:
   request;
 - the socket is created 0600 inside a 0700 directory.
 
-The client side (`request`, `spawn`, `stop`) is lean: _socket, smriti.hookjson, os only.
+The client side (`request`, `spawn`, `stop`) is lean: _socket, smriti.hooks.leanjson, os only.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 
-from smriti import hookjson
+from smriti.hooks import leanjson
 
 IDLE_SECONDS = 1800
 SPAWN_BACKOFF_SECONDS = 60  # after a server failed to start, in-process only for this long
@@ -96,7 +96,7 @@ def request(data: str, req: dict, timeout: float) -> dict:
             sock.connect(path)
         except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
             raise Unavailable(str(exc)) from None
-        sock.sendall(hookjson.dumps(req).encode("utf-8", "surrogatepass") + b"\n")
+        sock.sendall(leanjson.dumps(req).encode("utf-8", "surrogatepass") + b"\n")
         chunks = []
         while True:
             chunk = sock.recv(65536)
@@ -107,7 +107,7 @@ def request(data: str, req: dict, timeout: float) -> dict:
         sock.close()
     if not chunks:
         raise Unavailable("the server closed the connection")
-    answer = hookjson.loads(b"".join(chunks))
+    answer = leanjson.loads(b"".join(chunks))
     if not isinstance(answer, dict) or answer.get("restart"):
         raise Unavailable("the server is restarting")
     return answer
@@ -123,9 +123,9 @@ def may_spawn(data: str) -> bool:
 
 
 def spawn(data: str) -> None:
-    from smriti.hookrun import spawn_detached
+    from smriti.hooks.run import spawn_detached
 
-    spawn_detached([sys.executable, "-m", "smriti.hookserver", "--data", data])
+    spawn_detached([sys.executable, "-m", "smriti.hooks.server", "--data", data])
 
 
 def _lock_held(data: str) -> bool:
@@ -199,8 +199,8 @@ def serve(data: str, idle: float = IDLE_SECONDS) -> int:
     import socket
     from pathlib import Path
 
-    from smriti.hooklog import log_failure
-    from smriti.hookrecall import IndexNotReady, NoStore, Recaller, warm
+    from smriti.hooks.log import log_failure
+    from smriti.hooks.recall import IndexNotReady, NoStore, Recaller, warm
 
     data = os.path.abspath(data)
     os.chdir("/")  # a long-lived process must not pin the project folder it was started from
@@ -264,7 +264,7 @@ def serve(data: str, idle: float = IDLE_SECONDS) -> int:
         while not stopping:
             try:
                 conn, _ = listener.accept()
-            except socket.timeout:
+            except TimeoutError:
                 break  # idle
             with conn:
                 conn.settimeout(10)
@@ -297,7 +297,7 @@ def serve(data: str, idle: float = IDLE_SECONDS) -> int:
                     # server right away gets a working one.
                     release()
                 try:
-                    conn.sendall(hookjson.dumps(reply).encode("utf-8", "surrogatepass"))
+                    conn.sendall(leanjson.dumps(reply).encode("utf-8", "surrogatepass"))
                 except OSError:
                     pass
     finally:
@@ -315,7 +315,7 @@ def _read_request(conn: object) -> dict:
         buf += chunk
         if len(buf) > MAX_REQUEST_BYTES:
             raise ValueError("request too large")
-    req = hookjson.loads(buf.split(b"\n", 1)[0] or b"{}")
+    req = leanjson.loads(buf.split(b"\n", 1)[0] or b"{}")
     if not isinstance(req, dict):
         raise ValueError("request is not an object")
     return req
@@ -324,7 +324,9 @@ def _read_request(conn: object) -> dict:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m smriti.hookserver", description="smriti's warm recall server (started by hooks).")
+    ap = argparse.ArgumentParser(
+        prog="python -m smriti.hooks.server", description="smriti's warm recall server (started by hooks)."
+    )
     ap.add_argument("--data", required=True)
     ap.add_argument("--idle", type=float, default=float(os.environ.get("SMRITI_HOOK_SERVER_IDLE") or IDLE_SECONDS))
     args = ap.parse_args(argv)

@@ -8,7 +8,7 @@
 
 Each line is one `write()` on an O_APPEND descriptor (no lock, so a hook never waits on another);
 past its size cap a file is renamed to `<name>.1` (replacing the previous one) and starts over.
-Lean: only `os`, `time` and `smriti.hookjson`, because the prompt hook imports it.
+Lean: only `os`, `time` and `smriti.hooks.leanjson`, because the prompt hook imports it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 
-from smriti import hookjson
+from smriti.hooks import leanjson
 
 FAILURE_LOG = "hooks.log"
 INJECTION_LOG = "injections.jsonl"
@@ -35,7 +35,7 @@ def now_iso() -> str:
 
 
 def _append(path: str, record: dict, max_bytes: int) -> None:
-    line = (hookjson.dumps(record) + "\n").encode("utf-8", "replace")
+    line = (leanjson.dumps(record) + "\n").encode("utf-8", "replace")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
         if os.stat(path).st_size + len(line) > max_bytes:
@@ -51,7 +51,12 @@ def _append(path: str, record: dict, max_bytes: int) -> None:
 
 def log_failure(data: str, agent: str, event: str, error: str) -> None:
     """Record one failure; never raises (a hook that cannot log still must not break the agent)."""
-    record = {"time": now_iso(), "agent": agent, "event": event, "error": " ".join(str(error).split())[:ERROR_MAX_CHARS]}
+    record = {
+        "time": now_iso(),
+        "agent": agent,
+        "event": event,
+        "error": " ".join(str(error).split())[:ERROR_MAX_CHARS],
+    }
     try:
         _append(os.path.join(logs_dir(data), FAILURE_LOG), record, FAILURE_MAX_BYTES)
     except Exception:
@@ -77,7 +82,7 @@ def _read_lines(path: str) -> list[dict]:
             with open(p, encoding="utf-8", errors="replace") as fh:
                 for line in fh:
                     try:
-                        rec = hookjson.loads(line)
+                        rec = leanjson.loads(line)
                     except ValueError:
                         continue  # a torn line from a crash, or a foreign edit
                     if isinstance(rec, dict):

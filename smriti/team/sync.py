@@ -15,13 +15,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from smriti import knowledge
 from smriti import project as projects
-from smriti.gitrepo import (
-    KNOWLEDGE_DIR, blob_id, default_ref, knowledge_tree, object_format, read_blobs, resolve_commit,
-)
-from smriti.knowledge import KnowledgeError
 from smriti.store import Store
+from smriti.team import knowledge
+from smriti.team.git import (
+    KNOWLEDGE_DIR,
+    blob_id,
+    default_ref,
+    knowledge_tree,
+    object_format,
+    read_blobs,
+    resolve_commit,
+)
+from smriti.team.knowledge import KnowledgeError
 
 
 @dataclass
@@ -129,7 +135,9 @@ def sync(store: Store, repo: Path, *, ref: str | None = None, worktree: bool = F
             item_id = by_blob.get(e.blob)
             if item_id is not None:  # content known: unchanged or moved
                 if item_id in seen:
-                    result.rejected.append({"path": e.path, "reason": f"id {item_id} is also claimed by {seen[item_id]}"})
+                    result.rejected.append(
+                        {"path": e.path, "reason": f"id {item_id} is also claimed by {seen[item_id]}"}
+                    )
                     continue
                 seen[item_id] = e.path
                 if known[item_id][0] == e.path:

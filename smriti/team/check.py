@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from smriti import knowledge, redact
 from smriti.errors import ConfigError, InvalidInput
-from smriti.gitrepo import repo_root
-from smriti.teamconfig import load_team_config
+from smriti.team import knowledge, redact
+from smriti.team.config import load_team_config
+from smriti.team.git import repo_root
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.md")
 SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -67,13 +67,17 @@ def check(targets: list[Path]) -> CheckResult:
             team = load_team_config(root)
             settings = team.redact_settings
             if team.raw and "categorize" in team.raw:
-                from smriti.taxonomy import load_team_categories
+                from smriti.digest.taxonomy import load_team_categories
 
                 load_team_categories(team.path)
         except ConfigError as exc:
             result.add(str(smriti_dir / "config.toml"), None, "config", str(exc))
             settings = redact.default_settings()
-        files = [target] if target.is_file() or target.is_symlink() and not target.is_dir() else _knowledge_files(smriti_dir)
+        files = (
+            [target]
+            if target.is_file() or target.is_symlink() and not target.is_dir()
+            else _knowledge_files(smriti_dir)
+        )
         seen: dict[str, str] = {}
         for path in files:
             _check_file(path, root, settings, seen, result)
@@ -98,8 +102,13 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
         return
     if path.suffix != ".md":
         if path.name.startswith(".smriti-") and path.suffix == ".tmp":
-            result.add(shown, None, "not-markdown", "a temporary file of an interrupted `smriti share`: delete it "
-                                                    "(the next `smriti share` also removes it)")  # fmt: skip
+            result.add(
+                shown,
+                None,
+                "not-markdown",
+                "a temporary file of an interrupted `smriti share`: delete it "
+                "(the next `smriti share` also removes it)",
+            )
         else:
             result.add(shown, None, "not-markdown", "only .md knowledge files belong in .smriti/knowledge/")
         return
@@ -132,7 +141,9 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
             result.add(shown, finding.line, "scan-error", finding.describe())
         else:
             result.add(
-                shown, finding.line, f"secret:{finding.kind}",
+                shown,
+                finding.line,
+                f"secret:{finding.kind}",
                 f"looks like a {finding.kind} ({finding.rule}); remove it, or if it is not a secret add its "
                 f"fingerprint {finding.fingerprint} to [redact] allow in .smriti/config.toml",
-            )  # fmt: skip
+            )

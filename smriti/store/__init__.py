@@ -19,8 +19,8 @@ from typing import Any
 import apsw
 
 from smriti.errors import NotFound, StoreError
-from smriti.migrations import migrate
 from smriti.models import UNINDEXED_KINDS, Message, Session
+from smriti.store.migrations import migrate
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -173,18 +173,48 @@ _SESSION_COLS = (
 
 def _session_row(r: tuple) -> SessionRow:
     return SessionRow(
-        r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-        json.loads(r[11]), json.loads(r[12]), r[13], r[14], r[15], r[16],
-    )  # fmt: skip
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        r[6],
+        r[7],
+        r[8],
+        r[9],
+        r[10],
+        json.loads(r[11]),
+        json.loads(r[12]),
+        r[13],
+        r[14],
+        r[15],
+        r[16],
+    )
 
 
 def _knowledge_dict(r: tuple) -> dict[str, Any]:
     return {
-        "id": r[0], "title": r[1], "category": r[2], "tags": json.loads(r[3]), "project": r[4], "agent": r[5],
-        "session": r[6], "author": r[7], "created": r[8], "shared": r[9], "files": json.loads(r[10]),
-        "status": r[11], "supersedes": json.loads(r[12]), "content_hash": r[13], "body": r[14], "origin": r[15],
-        "repo": r[16], "path": r[17], "rowid": r[18],
-    }  # fmt: skip
+        "id": r[0],
+        "title": r[1],
+        "category": r[2],
+        "tags": json.loads(r[3]),
+        "project": r[4],
+        "agent": r[5],
+        "session": r[6],
+        "author": r[7],
+        "created": r[8],
+        "shared": r[9],
+        "files": json.loads(r[10]),
+        "status": r[11],
+        "supersedes": json.loads(r[12]),
+        "content_hash": r[13],
+        "body": r[14],
+        "origin": r[15],
+        "repo": r[16],
+        "path": r[17],
+        "rowid": r[18],
+    }
 
 
 def _like_escape(text: str) -> str:
@@ -274,12 +304,25 @@ class Store:
                     "git_remote, title, started_at, ended_at, models, source_paths, parent_native_id, extra, "
                     "ingested_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
                     (
-                        sid, session.agent, session.native_id, project_key, project_name, session.cwd,
-                        session.git_branch, session.git_remote, session.title, session.started_at, session.ended_at,
-                        json.dumps(list(session.models)), json.dumps(list(session.source_paths)),
-                        session.parent_native_id, json.dumps(session.extra, default=str), now, now,
+                        sid,
+                        session.agent,
+                        session.native_id,
+                        project_key,
+                        project_name,
+                        session.cwd,
+                        session.git_branch,
+                        session.git_remote,
+                        session.title,
+                        session.started_at,
+                        session.ended_at,
+                        json.dumps(list(session.models)),
+                        json.dumps(list(session.source_paths)),
+                        session.parent_native_id,
+                        json.dumps(session.extra, default=str),
+                        now,
+                        now,
                     ),
-                ).fetchone()[0]  # fmt: skip
+                ).fetchone()[0]
             else:
                 created = False
                 rowid = row[0]
@@ -288,14 +331,23 @@ class Store:
                     "cwd = ?, git_branch = ?, project = ?, project_name = ?, parent_native_id = ?, updated_at = ? "
                     "where id = ?",
                     (
-                        session.title or row[1], _min(row[2], session.started_at), _max(row[3], session.ended_at),
+                        session.title or row[1],
+                        _min(row[2], session.started_at),
+                        _max(row[3], session.ended_at),
                         json.dumps(_merge_list(json.loads(row[4]), session.models)),
                         json.dumps(_merge_list(json.loads(row[5]), session.source_paths)),
-                        row[6] or session.cwd, session.git_branch or row[7], row[8] or project_key,
-                        row[9] or project_name, row[10] or session.parent_native_id, now, rowid,
+                        row[6] or session.cwd,
+                        session.git_branch or row[7],
+                        row[8] or project_key,
+                        row[9] or project_name,
+                        row[10] or session.parent_native_id,
+                        now,
+                        rowid,
                     ),
-                )  # fmt: skip
-            next_seq = c.execute("select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,)).fetchone()[0]
+                )
+            next_seq = c.execute(
+                "select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,)
+            ).fetchone()[0]
             added = updated = 0
             for m in session.messages:
                 outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m)
@@ -322,7 +374,19 @@ class Store:
             new = c.execute(
                 "insert into messages (session, seq, key_hash, role, kind, blob, ts, tool_name, tool_input, files, "
                 "sidechain) values (?,?,?,?,?,?,?,?,?,?,?) on conflict(key_hash) do nothing returning id",
-                (session_rowid, seq, kh, m.role, m.kind, blob, m.timestamp, m.tool_name, tool_input, files, int(m.sidechain)),
+                (
+                    session_rowid,
+                    seq,
+                    kh,
+                    m.role,
+                    m.kind,
+                    blob,
+                    m.timestamp,
+                    m.tool_name,
+                    tool_input,
+                    files,
+                    int(m.sidechain),
+                ),
             ).fetchone()
             if new is not None:
                 if m.kind not in UNINDEXED_KINDS:
@@ -453,9 +517,18 @@ class Store:
         ):
             out.append(
                 MessageRow(
-                    r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                    json.loads(r[8]) if r[8] else None, json.loads(r[9]) if r[9] else [], bool(r[10]),
-                )  # fmt: skip
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    r[6],
+                    r[7],
+                    json.loads(r[8]) if r[8] else None,
+                    json.loads(r[9]) if r[9] else [],
+                    bool(r[10]),
+                )
             )
         return out
 
@@ -605,14 +678,28 @@ class Store:
         if r is None:
             return None
         return {
-            "title": r[0], "summary": json.loads(r[1]), "entities": json.loads(r[2]), "confidence": r[3],
-            "scores": json.loads(r[4]), "settings": r[5], "scored_messages": r[6],
-        }  # fmt: skip
+            "title": r[0],
+            "summary": json.loads(r[1]),
+            "entities": json.loads(r[2]),
+            "confidence": r[3],
+            "scores": json.loads(r[4]),
+            "settings": r[5],
+            "scored_messages": r[6],
+        }
 
     def save_digest(
-        self, session_rowid: int, *, title: str, summary: list[str], entities: dict[str, Any], confidence: float,
-        scores: dict[str, float], settings: str, scored_messages: int, files: Iterable[str],
-    ) -> None:  # fmt: skip
+        self,
+        session_rowid: int,
+        *,
+        title: str,
+        summary: list[str],
+        entities: dict[str, Any],
+        confidence: float,
+        scores: dict[str, float],
+        settings: str,
+        scored_messages: int,
+        files: Iterable[str],
+    ) -> None:
         with self.conn:
             old = self.conn.execute(
                 "select title, summary, entities from digests where session = ?", (session_rowid,)
@@ -649,7 +736,9 @@ class Store:
             )
         return sorted(out)
 
-    def relation_candidates(self, session_rowid: int, project: str | None, category: str, limit: int = 30) -> list[dict[str, Any]]:
+    def relation_candidates(
+        self, session_rowid: int, project: str | None, category: str, limit: int = 30
+    ) -> list[dict[str, Any]]:
         """Recent sessions of the same project and category: id, time, digest title, touched files."""
         if not project or category == "uncategorized":
             return []
@@ -742,10 +831,26 @@ class Store:
             (item.id, repo),
         ).fetchone()
         values = (
-            item.title, item.category, json.dumps(list(item.tags)), item.project, item.agent, item.session,
-            item.author, item.created, item.shared, json.dumps(list(item.files)), item.status,
-            json.dumps(list(item.supersedes)), item.content_hash, item.body, origin, repo, path, blob, utc_now(),
-        )  # fmt: skip
+            item.title,
+            item.category,
+            json.dumps(list(item.tags)),
+            item.project,
+            item.agent,
+            item.session,
+            item.author,
+            item.created,
+            item.shared,
+            json.dumps(list(item.files)),
+            item.status,
+            json.dumps(list(item.supersedes)),
+            item.content_hash,
+            item.body,
+            origin,
+            repo,
+            path,
+            blob,
+            utc_now(),
+        )
         with self.conn:
             if row is None:
                 rowid = self.conn.execute(
@@ -814,7 +919,9 @@ class Store:
     def superseded_item_ids(self) -> set[str]:
         """Items that an active item names in its `supersedes`, plus those marked superseded."""
         out = {i for (i,) in self.conn.execute("select item_id from knowledge where status != 'active'")}
-        for (sup,) in self.conn.execute("select supersedes from knowledge where status = 'active' and supersedes != '[]'"):
+        for (sup,) in self.conn.execute(
+            "select supersedes from knowledge where status = 'active' and supersedes != '[]'"
+        ):
             out.update(json.loads(sup))
         return out
 
@@ -829,10 +936,13 @@ class Store:
                 chunk or [],
             ):
                 text = "\n".join([r[1], " ".join(json.loads(r[2])), " ".join(json.loads(r[3])), r[4]])
-                yield IndexDoc(0, 0, text, "system", "knowledge", r[8], r[6] or "", r[7], r[5], knowledge_rowid=r[0],
-                               status=r[9])  # fmt: skip
+                yield IndexDoc(
+                    0, 0, text, "system", "knowledge", r[8], r[6] or "", r[7], r[5], knowledge_rowid=r[0], status=r[9]
+                )
 
-    def record_share(self, item_id: str, repo: str, path: str, session_rowid: int | None, file_sha: str, status: str = "shared") -> None:
+    def record_share(
+        self, item_id: str, repo: str, path: str, session_rowid: int | None, file_sha: str, status: str = "shared"
+    ) -> None:
         with self.conn:
             self.conn.execute(
                 "insert or replace into shares (item_id, repo, path, session, file_sha, status, shared_at) "
@@ -842,9 +952,12 @@ class Store:
 
     def share_record(self, item_id: str, repo: str) -> dict[str, Any] | None:
         r = self.conn.execute(
-            "select path, session, file_sha, status, shared_at from shares where item_id = ? and repo = ?", (item_id, repo)
+            "select path, session, file_sha, status, shared_at from shares where item_id = ? and repo = ?",
+            (item_id, repo),
         ).fetchone()
-        return None if r is None else {"path": r[0], "session": r[1], "file_sha": r[2], "status": r[3], "shared_at": r[4]}
+        return (
+            None if r is None else {"path": r[0], "session": r[1], "file_sha": r[2], "status": r[3], "shared_at": r[4]}
+        )
 
     def save_sync_state(self, repo: str, ref: str, commit: str | None) -> None:
         with self.conn:
@@ -853,7 +966,9 @@ class Store:
                 (repo, ref, commit, utc_now()),
             )
 
-    def project_knowledge(self, project: tuple[str, ...], categories: tuple[str, ...], limit: int = 10) -> list[dict[str, Any]]:
+    def project_knowledge(
+        self, project: tuple[str, ...], categories: tuple[str, ...], limit: int = 10
+    ) -> list[dict[str, Any]]:
         """Active team items of a project in these categories (or their children), newest first."""
         if not project:
             return []
@@ -893,9 +1008,7 @@ class Store:
     def all_source_states(self) -> dict[str, SourceState]:
         return {
             r[0]: SourceState(r[0], r[1], r[2], r[3], r[4], None, json.loads(r[6]))
-            for r in self.conn.execute(
-                "select path, agent, size, mtime_ns, inode, null, sessions from sources"
-            )
+            for r in self.conn.execute("select path, agent, size, mtime_ns, inode, null, sessions from sources")
         }
 
     def save_source_state(self, state: SourceState) -> None:
@@ -904,11 +1017,16 @@ class Store:
                 "insert or replace into sources (path, agent, size, mtime_ns, inode, resume, sessions, ingested_at) "
                 "values (?,?,?,?,?,?,?,?)",
                 (
-                    state.path, state.agent, state.size, state.mtime_ns, state.inode,
+                    state.path,
+                    state.agent,
+                    state.size,
+                    state.mtime_ns,
+                    state.inode,
                     json.dumps(state.resume) if state.resume is not None else None,
-                    json.dumps(state.sessions), utc_now(),
+                    json.dumps(state.sessions),
+                    utc_now(),
                 ),
-            )  # fmt: skip
+            )
 
     # ---- index feed -----------------------------------------------------------------------
 
@@ -961,9 +1079,15 @@ class Store:
             ):
                 entities = json.loads(r[3])
                 text = "\n".join(
-                    [r[1], *json.loads(r[2]), *entities.get("files", []), *entities.get("errors", []),
-                     *(lib.get("text", "") for lib in entities.get("libraries", [])), *entities.get("commands", [])]
-                )  # fmt: skip
+                    [
+                        r[1],
+                        *json.loads(r[2]),
+                        *entities.get("files", []),
+                        *entities.get("errors", []),
+                        *(lib.get("text", "") for lib in entities.get("libraries", [])),
+                        *entities.get("commands", []),
+                    ]
+                )
                 yield IndexDoc(-r[0], r[0], text, "system", "digest", r[7], r[4], r[5], r[6])
 
     def count_indexable(self) -> int:
@@ -972,8 +1096,9 @@ class Store:
 
     # ---- maintenance ----------------------------------------------------------------------
 
-    def session_keys(self, *, project_keys: tuple[str, ...] | None = None, agent: str | None = None,
-                     older_than: str | None = None) -> list[tuple[int, str, str]]:  # fmt: skip
+    def session_keys(
+        self, *, project_keys: tuple[str, ...] | None = None, agent: str | None = None, older_than: str | None = None
+    ) -> list[tuple[int, str, str]]:
         """(rowid, agent, native_id) of the sessions matching every given condition."""
         where, args = ["1"], []
         if project_keys is not None:
@@ -1024,7 +1149,11 @@ class Store:
 
     def expected_index_docs(self) -> int:
         """Documents a fully synced index holds, chunks of long messages counted once each."""
-        return self.count_indexable() + self.conn.execute("select count(*) from digests").fetchone()[0] + self.knowledge_count()
+        return (
+            self.count_indexable()
+            + self.conn.execute("select count(*) from digests").fetchone()[0]
+            + self.knowledge_count()
+        )
 
     def source_paths(self) -> list[str]:
         return [p for (p,) in self.conn.execute("select path from sources")]

@@ -13,7 +13,7 @@ Every agent keeps its hooks somewhere else, in another shape (docs/agent-hooks.m
 | cline       | ~/Documents/Cline/Hooks/<Event>    | .clinerules/hooks/<Event>         | one executable per event |
 
 How the files are treated:
-- merged, never rewritten: JSON/JSONC files are edited in place (smriti.hookjsonc), so other
+- merged, never rewritten: JSON/JSONC files are edited in place (smriti.hooks.jsonc), so other
   entries, comments, trailing commas and indentation keep their bytes; Codex's config.toml gets
   one marked block appended;
 - the command is the absolute path of this `smriti` (GUI agents do not get the shell's PATH);
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from smriti import hookjsonc as jc
 from smriti.errors import InvalidInput, SmritiError
-from smriti.hookio import AGENTS
+from smriti.hooks import jsonc as jc
+from smriti.hooks.protocol import AGENTS
 from smriti.paths import home
 
 BACKUP_SUFFIX = ".smriti-backup"
@@ -59,55 +59,91 @@ class Spec:
 
 
 SPECS: dict[str, Spec] = {
-    "claude-code": Spec("claude-code", "groups", (
-        ("SessionStart", "session-start", {"type": "command", "timeout": 10}),
-        ("UserPromptSubmit", "prompt", {"type": "command", "timeout": 10}),
-        ("Stop", "stop", {"type": "command", "timeout": 10}),
-        ("SessionEnd", "session-end", {"type": "command", "timeout": 10}),  # raises the 1.5 s budget
-    ), trust="Claude Code picks the change up by itself; `/hooks` in a session lists the smriti entries. "
-             "In a folder you have not trusted yet, hooks wait for the trust dialog."),
-    "codex": Spec("codex", "groups", (
-        ("SessionStart", "session-start", {"type": "command", "timeout": 10}),
-        ("UserPromptSubmit", "prompt", {"type": "command", "timeout": 10}),
-        ("Stop", "stop", {"type": "command", "timeout": 10}),
-        ("SessionEnd", "session-end", {"type": "command", "timeout": 3}),  # Codex caps SessionEnd at 3 s
-    ), trust="Codex skips new or changed hooks until you trust them: start Codex, open `/hooks` and trust "
-             "the smriti entries (again after any change to their command)."),
-    "gemini": Spec("gemini", "groups", (
-        ("SessionStart", "session-start", {"name": "smriti-session-start", "type": "command", "timeout": 10000}),
-        ("BeforeAgent", "prompt", {"name": "smriti-recall", "type": "command", "timeout": 10000}),
-        ("AfterAgent", "stop", {"name": "smriti-record", "type": "command", "timeout": 10000}),
-        ("SessionEnd", "session-end", {"name": "smriti-session-end", "type": "command", "timeout": 5000}),
-    ), trust="Gemini CLI asks before it runs new project hooks; `/hooks panel` lists them."),
-    "cursor": Spec("cursor", "flat", (
-        ("sessionStart", "session-start", {"timeout": 10}),
-        ("stop", "stop", {"timeout": 10}),
-        ("sessionEnd", "session-end", {"timeout": 10}),
-    ), new_file={"version": 1},
+    "claude-code": Spec(
+        "claude-code",
+        "groups",
+        (
+            ("SessionStart", "session-start", {"type": "command", "timeout": 10}),
+            ("UserPromptSubmit", "prompt", {"type": "command", "timeout": 10}),
+            ("Stop", "stop", {"type": "command", "timeout": 10}),
+            ("SessionEnd", "session-end", {"type": "command", "timeout": 10}),  # raises the 1.5 s budget
+        ),
+        trust="Claude Code picks the change up by itself; `/hooks` in a session lists the smriti entries. "
+        "In a folder you have not trusted yet, hooks wait for the trust dialog.",
+    ),
+    "codex": Spec(
+        "codex",
+        "groups",
+        (
+            ("SessionStart", "session-start", {"type": "command", "timeout": 10}),
+            ("UserPromptSubmit", "prompt", {"type": "command", "timeout": 10}),
+            ("Stop", "stop", {"type": "command", "timeout": 10}),
+            ("SessionEnd", "session-end", {"type": "command", "timeout": 3}),  # Codex caps SessionEnd at 3 s
+        ),
+        trust="Codex skips new or changed hooks until you trust them: start Codex, open `/hooks` and trust "
+        "the smriti entries (again after any change to their command).",
+    ),
+    "gemini": Spec(
+        "gemini",
+        "groups",
+        (
+            ("SessionStart", "session-start", {"name": "smriti-session-start", "type": "command", "timeout": 10000}),
+            ("BeforeAgent", "prompt", {"name": "smriti-recall", "type": "command", "timeout": 10000}),
+            ("AfterAgent", "stop", {"name": "smriti-record", "type": "command", "timeout": 10000}),
+            ("SessionEnd", "session-end", {"name": "smriti-session-end", "type": "command", "timeout": 5000}),
+        ),
+        trust="Gemini CLI asks before it runs new project hooks; `/hooks panel` lists them.",
+    ),
+    "cursor": Spec(
+        "cursor",
+        "flat",
+        (
+            ("sessionStart", "session-start", {"timeout": 10}),
+            ("stop", "stop", {"timeout": 10}),
+            ("sessionEnd", "session-end", {"timeout": 10}),
+        ),
+        new_file={"version": 1},
         trust="Cursor reloads hooks.json by itself (project hooks need a trusted workspace). Cursor injects "
-              "context only at session start; per-prompt recall there is the smriti MCP server. Cursor also "
-              "runs smriti's Claude Code hooks (Third-Party Imports); smriti answers once."),
-    "copilot": Spec("copilot", "flat", (
-        ("SessionStart", "session-start", {"type": "command", "timeout": 10}),
-        ("Stop", "stop", {"type": "command", "timeout": 10}),
-    ), new_file={"version": 1},  # Copilot CLI reads the same folders and wants a version
+        "context only at session start; per-prompt recall there is the smriti MCP server. Cursor also "
+        "runs smriti's Claude Code hooks (Third-Party Imports); smriti answers once.",
+    ),
+    "copilot": Spec(
+        "copilot",
+        "flat",
+        (
+            ("SessionStart", "session-start", {"type": "command", "timeout": 10}),
+            ("Stop", "stop", {"type": "command", "timeout": 10}),
+        ),
+        new_file={"version": 1},  # Copilot CLI reads the same folders and wants a version
         trust="VS Code agent hooks are a Preview feature: make sure hooks are enabled and "
-             "chat.hookFilesLocations includes this folder. VS Code injects context only at session start. "
-             "It also runs smriti's Claude Code hooks from ~/.claude/settings.json; smriti answers once."),
-    "copilot-cli": Spec("copilot-cli", "flat", (
-        ("agentStop", "stop", {"type": "command", "timeoutSec": 10}),
-        ("sessionEnd", "session-end", {"type": "command", "timeoutSec": 10}),
-    ), command_key="bash", new_file={"version": 1},
-        trust="Copilot CLI does not take context from hooks, so these only record sessions."),
-    "cline": Spec("cline", "cline", (
-        ("TaskStart", "session-start", {}),
-        ("TaskResume", "session-start", {}),
-        ("UserPromptSubmit", "prompt", {}),
-        ("TaskComplete", "stop", {}),
-        ("TaskCancel", "stop", {}),
-    ), trust="Turn hooks on in Cline: Settings → Feature Settings → Enable Hooks "
-             "(Cline CLI: `cline config set hooks-enabled=true`)."),
-}  # fmt: skip
+        "chat.hookFilesLocations includes this folder. VS Code injects context only at session start. "
+        "It also runs smriti's Claude Code hooks from ~/.claude/settings.json; smriti answers once.",
+    ),
+    "copilot-cli": Spec(
+        "copilot-cli",
+        "flat",
+        (
+            ("agentStop", "stop", {"type": "command", "timeoutSec": 10}),
+            ("sessionEnd", "session-end", {"type": "command", "timeoutSec": 10}),
+        ),
+        command_key="bash",
+        new_file={"version": 1},
+        trust="Copilot CLI does not take context from hooks, so these only record sessions.",
+    ),
+    "cline": Spec(
+        "cline",
+        "cline",
+        (
+            ("TaskStart", "session-start", {}),
+            ("TaskResume", "session-start", {}),
+            ("UserPromptSubmit", "prompt", {}),
+            ("TaskComplete", "stop", {}),
+            ("TaskCancel", "stop", {}),
+        ),
+        trust="Turn hooks on in Cline: Settings → Feature Settings → Enable Hooks "
+        "(Cline CLI: `cline config set hooks-enabled=true`).",
+    ),
+}
 
 
 # ---- where ----------------------------------------------------------------------------------
@@ -143,11 +179,18 @@ def target_path(agent: str, scope: str, repo: Path | None = None) -> Path:
     if scope == "project":
         if repo is None:
             raise InvalidInput("--scope project needs the repository (run inside it, or pass --repo)")
-        return repo / {
-            "claude-code": ".claude/settings.json", "codex": ".codex/hooks.json", "gemini": ".gemini/settings.json",
-            "cursor": ".cursor/hooks.json", "copilot": ".github/hooks/smriti-copilot.json",
-            "copilot-cli": ".github/hooks/smriti-copilot-cli.json", "cline": ".clinerules/hooks",
-        }[agent]  # fmt: skip
+        return (
+            repo
+            / {
+                "claude-code": ".claude/settings.json",
+                "codex": ".codex/hooks.json",
+                "gemini": ".gemini/settings.json",
+                "cursor": ".cursor/hooks.json",
+                "copilot": ".github/hooks/smriti-copilot.json",
+                "copilot-cli": ".github/hooks/smriti-copilot-cli.json",
+                "cline": ".clinerules/hooks",
+            }[agent]
+        )
     h = home()
     if agent == "claude-code":
         first = os.environ.get("CLAUDE_CONFIG_DIR", "").split(",")[0].strip()
@@ -285,7 +328,7 @@ def plan_json(spec: Spec, text: str | None, cmd: str, path: Path) -> tuple[str, 
         text = jc.insert_member(text, root, "hooks", {ev: [entry] for ev, entry in wanted})
         changes = [{"event": ev, "action": "added"} for ev, _ in wanted]
     elif hooks.kind != "object":
-        raise SmritiError(f"{path}: \"hooks\" is not an object; smriti did not change it")
+        raise SmritiError(f'{path}: "hooks" is not an object; smriti did not change it')
     else:
         for ev, entry in wanted:
             root = jc.parse(text)
@@ -462,8 +505,9 @@ def _real(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
-def install(agent: str, scope: str = "user", repo: Path | None = None, *, dry_run: bool = False,
-            command: str | None = None) -> dict[str, Any]:  # fmt: skip
+def install(
+    agent: str, scope: str = "user", repo: Path | None = None, *, dry_run: bool = False, command: str | None = None
+) -> dict[str, Any]:
     spec = _check_agent(agent)
     cmd = command or smriti_command()
     path = target_path(agent, scope, repo)
@@ -488,10 +532,17 @@ def install(agent: str, scope: str = "user", repo: Path | None = None, *, dry_ru
             backup = str(b)
         _write(path, new, mode)
     return {
-        "agent": agent, "scope": scope, "path": str(path), "changed": changed, "dry_run": dry_run,
-        "created": current is None and changed, "events": changes, "command": cmd, "backup": backup,
+        "agent": agent,
+        "scope": scope,
+        "path": str(path),
+        "changed": changed,
+        "dry_run": dry_run,
+        "created": current is None and changed,
+        "events": changes,
+        "command": cmd,
+        "backup": backup,
         "trust": spec.trust if changed else None,
-    }  # fmt: skip
+    }
 
 
 def uninstall(agent: str, scope: str = "user", repo: Path | None = None, *, dry_run: bool = False) -> dict[str, Any]:
@@ -502,8 +553,17 @@ def uninstall(agent: str, scope: str = "user", repo: Path | None = None, *, dry_
     toml = _codex_toml_with_block(path) if agent == "codex" else None
     path = _real(toml or path)
     current = _read(path)
-    result = {"agent": agent, "scope": scope, "path": str(path), "changed": False, "dry_run": dry_run,
-              "removed": [], "restored": False, "deleted": False, "backup": None}  # fmt: skip
+    result = {
+        "agent": agent,
+        "scope": scope,
+        "path": str(path),
+        "changed": False,
+        "dry_run": dry_run,
+        "removed": [],
+        "restored": False,
+        "deleted": False,
+        "backup": None,
+    }
     if current is None:
         return result
     b = path.with_name(path.name + BACKUP_SUFFIX)
@@ -513,7 +573,9 @@ def uninstall(agent: str, scope: str = "user", repo: Path | None = None, *, dry_
             return result
         new: str | None = _toml_without_block(current)
         events = [ev for ev, _, _ in spec.events]
-        exact = original is not None and any(_replays_toml(spec, original, c, path, current) for c in _toml_commands(current))
+        exact = original is not None and any(
+            _replays_toml(spec, original, c, path, current) for c in _toml_commands(current)
+        )
     else:
         exact = any(_replays(spec, original, c, path, current) for c in _commands_in(spec, current))
         new, events = strip_json(spec, current, original, path)
@@ -559,8 +621,12 @@ def _codex_toml_with_block(json_path: Path) -> Path | None:
 
 
 def _toml_commands(text: str) -> list[str]:
-    return list(dict.fromkeys(m.group(1).replace('\\"', '"').replace("\\\\", "\\")
-                              for m in re.finditer(r'^command = "(.*?) hook codex ', text, re.M)))  # fmt: skip
+    return list(
+        dict.fromkeys(
+            m.group(1).replace('\\"', '"').replace("\\\\", "\\")
+            for m in re.finditer(r'^command = "(.*?) hook codex ', text, re.M)
+        )
+    )
 
 
 def status(agent: str, scope: str = "user", repo: Path | None = None) -> dict[str, Any]:
@@ -598,8 +664,10 @@ def status(agent: str, scope: str = "user", repo: Path | None = None) -> dict[st
                 hooks = root.get("hooks") if root.kind == "object" else None
                 for ev, _, _ in spec.events:
                     arr = hooks.get(ev) if hooks is not None and hooks.kind == "object" else None
-                    if arr is not None and arr.kind == "array" and any(
-                        _node_is_ours(spec, h) for item in arr.items for h in _handler_nodes(spec, item)
+                    if (
+                        arr is not None
+                        and arr.kind == "array"
+                        and any(_node_is_ours(spec, h) for item in arr.items for h in _handler_nodes(spec, item))
                     ):
                         installed.append(ev)
                 commands = _commands_in(spec, text)
@@ -609,11 +677,19 @@ def status(agent: str, scope: str = "user", repo: Path | None = None) -> dict[st
     exe_ok = all(_command_works(c) for c in commands) if commands else None
     b = path.with_name(path.name + BACKUP_SUFFIX) if spec.shape != "cline" else None
     return {
-        "agent": agent, "scope": scope, "path": str(path), "exists": path.exists(), "installed": installed,
-        "missing": missing, "complete": bool(installed) and not missing, "commands": commands,
-        "command_ok": exe_ok, "backup": str(b) if b is not None and b.exists() else None,
-        "problem": problem, "trust": spec.trust if installed else None,
-    }  # fmt: skip
+        "agent": agent,
+        "scope": scope,
+        "path": str(path),
+        "exists": path.exists(),
+        "installed": installed,
+        "missing": missing,
+        "complete": bool(installed) and not missing,
+        "commands": commands,
+        "command_ok": exe_ok,
+        "backup": str(b) if b is not None and b.exists() else None,
+        "problem": problem,
+        "trust": spec.trust if installed else None,
+    }
 
 
 def _read_quiet(path: Path) -> str | None:
@@ -648,10 +724,18 @@ def _install_cline(spec: Spec, folder: Path, cmd: str, scope: str, dry_run: bool
             _write(f, want, 0o755)
     changed = any(c["action"] != "unchanged" for c in changes)
     return {
-        "agent": "cline", "scope": scope, "path": str(folder), "changed": changed, "dry_run": dry_run,
-        "created": False, "events": changes, "skipped": skipped, "command": cmd, "backup": None,
+        "agent": "cline",
+        "scope": scope,
+        "path": str(folder),
+        "changed": changed,
+        "dry_run": dry_run,
+        "created": False,
+        "events": changes,
+        "skipped": skipped,
+        "command": cmd,
+        "backup": None,
         "trust": spec.trust if changed else None,
-    }  # fmt: skip
+    }
 
 
 def _uninstall_cline(spec: Spec, folder: Path, scope: str, dry_run: bool) -> dict[str, Any]:
@@ -663,6 +747,14 @@ def _uninstall_cline(spec: Spec, folder: Path, scope: str, dry_run: bool) -> dic
             removed.append(ev)
             if not dry_run:
                 f.unlink()
-    return {"agent": "cline", "scope": scope, "path": str(folder), "changed": bool(removed), "dry_run": dry_run,
-            "removed": removed, "restored": False, "deleted": False, "backup": None}  # fmt: skip
-
+    return {
+        "agent": "cline",
+        "scope": scope,
+        "path": str(folder),
+        "changed": bool(removed),
+        "dry_run": dry_run,
+        "removed": removed,
+        "restored": False,
+        "deleted": False,
+        "backup": None,
+    }

@@ -21,16 +21,16 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from smriti import knowledge, redact
 from smriti import project as projects
 from smriti.errors import InvalidInput, SmritiError
-from smriti.gitrepo import KNOWLEDGE_DIR, user_name
-from smriti.knowledge import KnowledgeError, KnowledgeItem
 from smriti.models import Message
 from smriti.recall import fence
 from smriti.search import category_filter, parse_since, project_keys
 from smriti.store import MessageRow, SessionRow, Store
-from smriti.teamconfig import TeamConfig, load_team_config
+from smriti.team import knowledge, redact
+from smriti.team.config import TeamConfig, load_team_config
+from smriti.team.git import KNOWLEDGE_DIR, user_name
+from smriti.team.knowledge import KnowledgeError, KnowledgeItem
 
 MAX_MESSAGE_CHARS = 4000  # per message in a condensed transcript: knowledge files stay small
 MAX_BODY_CHARS = 200_000  # under knowledge.MAX_FILE_BYTES with room for the frontmatter
@@ -88,7 +88,11 @@ def render_body(title: str, summary: list[str], files: list[str], messages: list
                     f = fence(m.text)
                     parts += [f"{f}text", m.text.rstrip("\n"), f, ""]
                 else:
-                    parts += [f"> output: {lines} line{'s' if lines != 1 else ''}" + (" (error)" if m.text.startswith("[error]") else ""), ""]
+                    parts += [
+                        f"> output: {lines} line{'s' if lines != 1 else ''}"
+                        + (" (error)" if m.text.startswith("[error]") else ""),
+                        "",
+                    ]
     body = "\n".join(parts).rstrip("\n") + "\n"
     if len(body) > MAX_BODY_CHARS:
         body = body[:MAX_BODY_CHARS].rsplit("\n", 1)[0] + "\n\n… [transcript cut to fit the file size limit]\n"
@@ -198,8 +202,16 @@ def remove_stale_temp_files(folder: Path) -> list[Path]:
     return removed
 
 
-def select_sessions(store: Store, repo: Path, team: TeamConfig, *, session_ids: tuple[str, ...], project: str | None,
-                    category: str | None, since: str | None) -> list[SessionRow]:  # fmt: skip
+def select_sessions(
+    store: Store,
+    repo: Path,
+    team: TeamConfig,
+    *,
+    session_ids: tuple[str, ...],
+    project: str | None,
+    category: str | None,
+    since: str | None,
+) -> list[SessionRow]:
     if session_ids:
         return [store.get_session(i) for i in session_ids]
     if project:
@@ -228,9 +240,20 @@ def select_sessions(store: Store, repo: Path, team: TeamConfig, *, session_ids: 
     return sorted(out, key=lambda r: (r.started_at or "", r.session_id))
 
 
-def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), project: str | None = None,
-          category: str | None = None, since: str | None = None, dry_run: bool = False, refresh: bool = False,
-          transcript: str | None = None, supersedes: tuple[str, ...] = (), now: datetime | None = None) -> ShareResult:  # fmt: skip
+def share(
+    store: Store,
+    repo: Path,
+    *,
+    session_ids: tuple[str, ...] = (),
+    project: str | None = None,
+    category: str | None = None,
+    since: str | None = None,
+    dry_run: bool = False,
+    refresh: bool = False,
+    transcript: str | None = None,
+    supersedes: tuple[str, ...] = (),
+    now: datetime | None = None,
+) -> ShareResult:
     team = load_team_config(repo)
     transcript = transcript or team.transcript
     settings = team.redact_settings
@@ -245,11 +268,27 @@ def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), projec
         raise InvalidInput("--supersedes names what ONE shared item replaces: use it with a single --session")
     known: dict[str, KnowledgeItem] = {}  # items this run rendered or read: no second parse
     fresh: dict[str, KnowledgeItem] = {}  # items given a new file in this run
-    for session in select_sessions(store, repo, team, session_ids=session_ids, project=project, category=category, since=since):
+    for session in select_sessions(
+        store, repo, team, session_ids=session_ids, project=project, category=category, since=since
+    ):
         try:
-            outcome = _share_one(store, repo, repo_key, session, settings, transcript, author, found, refresh, dry_run,
-                                 stamp, supersedes, explicit=bool(session_ids), known=known,
-                                 fresh=fresh)  # fmt: skip
+            outcome = _share_one(
+                store,
+                repo,
+                repo_key,
+                session,
+                settings,
+                transcript,
+                author,
+                found,
+                refresh,
+                dry_run,
+                stamp,
+                supersedes,
+                explicit=bool(session_ids),
+                known=known,
+                fresh=fresh,
+            )
         except (KnowledgeError, SmritiError) as exc:
             result.skipped.append({"id": session.session_id, "reason": str(exc)})
             continue
@@ -264,10 +303,23 @@ def share(store: Store, repo: Path, *, session_ids: tuple[str, ...] = (), projec
     return result
 
 
-def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, settings: redact.Settings, transcript: str,
-               author: str | None, found: dict[str, Path], refresh: bool, dry_run: bool, stamp: str,
-               supersedes: tuple[str, ...], explicit: bool = True, known: dict[str, KnowledgeItem] | None = None,
-               fresh: dict[str, KnowledgeItem] | None = None) -> tuple[str, str]:  # fmt: skip
+def _share_one(
+    store: Store,
+    repo: Path,
+    repo_key: str,
+    session: SessionRow,
+    settings: redact.Settings,
+    transcript: str,
+    author: str | None,
+    found: dict[str, Path],
+    refresh: bool,
+    dry_run: bool,
+    stamp: str,
+    supersedes: tuple[str, ...],
+    explicit: bool = True,
+    known: dict[str, KnowledgeItem] | None = None,
+    fresh: dict[str, KnowledgeItem] | None = None,
+) -> tuple[str, str]:
     known = {} if known is None else known
     fresh = {} if fresh is None else fresh
     item_id = knowledge.new_item_id(session.agent, session.native_id)
@@ -276,9 +328,14 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
     if existing_path is None and record is not None and not explicit:
         # Shared before, and the file is gone: withdrawn with `unshare`, deleted in review, or on a
         # branch that is not checked out. A sweep must not bring it back; naming it does.
-        how = "was withdrawn with `smriti unshare`" if record["status"] == "withdrawn" else (
-            f"was shared before (to {record['path']}) and is not in this working tree: removed in review, "
-            "or on another branch")  # fmt: skip
+        how = (
+            "was withdrawn with `smriti unshare`"
+            if record["status"] == "withdrawn"
+            else (
+                f"was shared before (to {record['path']}) and is not in this working tree: removed in review, "
+                "or on another branch"
+            )
+        )
         return "skipped", f"{how}; `smriti share --session {session.session_id}` shares it again"
     digest = store.get_digest(session.rowid) or {}
     problems: list[str] = []
@@ -301,7 +358,7 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
         messages.append(m)
     if touched_any:
         # The stored digest was distilled from the unredacted text (and cut there): distill again.
-        from smriti import distill
+        from smriti.digest import distill
 
         plain = [_as_message(m) for m in messages]
         summary_lines = distill.summary(plain)
@@ -330,17 +387,27 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
         existing = knowledge.parse(current, path=str(existing_path))
         known[item_id] = existing
     item = knowledge.new_item(
-        id=item_id, title=title, category=category, body=body,
+        id=item_id,
+        title=title,
+        category=category,
+        body=body,
         created=existing.created if existing else (session.started_at or stamp),
         shared=existing.shared if existing and existing.shared else stamp,
-        agent=session.agent, session=session.native_id, tags=tags, project=project, author=author,
-        files=files, supersedes=supersedes or (existing.supersedes if existing else ()),
-    )  # fmt: skip
+        agent=session.agent,
+        session=session.native_id,
+        tags=tags,
+        project=project,
+        author=author,
+        files=files,
+        supersedes=supersedes or (existing.supersedes if existing else ()),
+    )
     data = knowledge.render_bytes(item)
     if existing_path is not None:
         rel_existing = str(existing_path.relative_to(repo))
         if data == current:
-            if not dry_run and (record is None or (record["path"], record["file_sha"]) != (rel_existing, _sha(current))):
+            if not dry_run and (
+                record is None or (record["path"], record["file_sha"]) != (rel_existing, _sha(current))
+            ):
                 # Written by a share killed before it recorded the file (or moved in review):
                 # exactly what sharing would write, so it is ours; record it now.
                 store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current))
@@ -368,9 +435,17 @@ def _share_one(store: Store, repo: Path, repo_key: str, session: SessionRow, set
 
 
 def _as_message(row: MessageRow) -> Message:
-    return Message(role=row.role, text=row.text, kind=row.kind, key=str(row.rowid), timestamp=row.timestamp,
-                   tool_name=row.tool_name, tool_input=row.tool_input, files=tuple(row.files),
-                   sidechain=row.sidechain)  # fmt: skip
+    return Message(
+        role=row.role,
+        text=row.text,
+        kind=row.kind,
+        key=str(row.rowid),
+        timestamp=row.timestamp,
+        tool_name=row.tool_name,
+        tool_input=row.tool_input,
+        files=tuple(row.files),
+        sidechain=row.sidechain,
+    )
 
 
 def _sha(data: bytes) -> str:
@@ -390,8 +465,9 @@ def _head_category(path: Path) -> str | None:
     return m.group(1).decode() if m else None
 
 
-def _propose_supersedes(found: dict[str, Path], known: dict[str, KnowledgeItem],
-                        fresh: dict[str, KnowledgeItem]) -> list[dict[str, Any]]:  # fmt: skip
+def _propose_supersedes(
+    found: dict[str, Path], known: dict[str, KnowledgeItem], fresh: dict[str, KnowledgeItem]
+) -> list[dict[str, Any]]:
     """For each item given a new file in this run: the older active item of its category whose title
     says it covers the same ground (the best match, if any), as a hint for `--supersedes`.
 
@@ -431,12 +507,19 @@ def _propose_supersedes(found: dict[str, Path], known: dict[str, KnowledgeItem],
         older = [o for o in pool[max(0, end - window) : end] if o.id not in newer.supersedes]
         if not older or not newer.session:
             continue
-        best = process.extractOne(newer.title, [o.title for o in older], scorer=fuzz.token_set_ratio,
-                                  score_cutoff=PROPOSE_SUPERSEDE_AT)  # fmt: skip
+        best = process.extractOne(
+            newer.title, [o.title for o in older], scorer=fuzz.token_set_ratio, score_cutoff=PROPOSE_SUPERSEDE_AT
+        )
         if best is not None:
             _, score, index = best
-            out.append({"id": newer.id, "supersedes": older[index].id, "score": round(score / 100, 3),
-                        "hint": f"smriti share --session {newer.session} --supersedes {older[index].id}"})  # fmt: skip
+            out.append(
+                {
+                    "id": newer.id,
+                    "supersedes": older[index].id,
+                    "score": round(score / 100, 3),
+                    "hint": f"smriti share --session {newer.session} --supersedes {older[index].id}",
+                }
+            )
     return out
 
 

@@ -43,7 +43,7 @@ MAX_ENTITIES = 50
 
 # --- text cleaning ---------------------------------------------------------------------------------------
 
-_SEPARATORS = "!\"#$%&()*+,./:;<=>?@[\\]^`{|}~-\u2014\u2013\u2026\u00a0"
+_SEPARATORS = '!"#$%&()*+,./:;<=>?@[\\]^`{|}~-\u2014\u2013\u2026\u00a0'
 _TRANSLATE = {ord(c): " " for c in _SEPARATORS} | {ord("\u2019"): "'", ord("\u2018"): "'"}
 
 
@@ -187,7 +187,9 @@ _CLAUSE_CUT = re.compile(
     r"like|then|or)\s))",
     re.I,
 )
-_END_STOP = frozenset("a an the and or but to of in on at for with by from as so that which is are be my our your its".split())
+_END_STOP = frozenset(
+    "a an the and or but to of in on at for with by from as so that which is are be my our your its".split()
+)
 
 
 def _first_word(s: str) -> str:
@@ -287,7 +289,9 @@ def title(messages: Iterable[Message] | Session, agent_title: str | None = None)
     request = _first_request(messages)
     if request is not None:
         return _clean_title(request)
-    fallback = next((_clean_title(s) for m in messages if _is_prompt(m) for s in [_request_sentence(m.text)] if s), None)
+    fallback = next(
+        (_clean_title(s) for m in messages if _is_prompt(m) for s in [_request_sentence(m.text)] if s), None
+    )
     if agent_title and agent_title.strip():
         return _shorten(_WS.sub(" ", agent_title).strip(), TITLE_MAX, min_clause=40)
     return fallback or UNTITLED
@@ -298,25 +302,91 @@ def title(messages: Iterable[Message] | Session, agent_title: str | None = None)
 # Cue phrases per summary line, with weights; matched on words like the categorizer's vocabulary.
 _CUE_PHRASES: dict[str, dict[str, float]] = {
     "found": {
-        "the problem was": 2.0, "the problem is": 2.0, "the issue was": 2.0, "the issue is": 2.0,
-        "the bug was": 2.0, "root cause": 2.0, "turns out": 2.0, "the culprit": 2.0, "caused by": 1.5,
-        "found it": 2.0, "found": 1.0, "because": 1.0, "due to": 1.0, "the reason": 1.0, "explains": 1.0,
-        "confirmed": 1.0, "leaks": 1.0, "leak": 0.8, "never calls": 1.0, "never returns": 1.0, "never hit": 1.0,
-        "is missing": 0.8, "was missing": 1.0, "misses": 0.8, "was stuck": 1.0, "removed the": 0.8,
-        "doesn't": 0.3, "does not": 0.3, "it was": 0.5, "which is why": 1.5, "that's why": 1.5,
+        "the problem was": 2.0,
+        "the problem is": 2.0,
+        "the issue was": 2.0,
+        "the issue is": 2.0,
+        "the bug was": 2.0,
+        "root cause": 2.0,
+        "turns out": 2.0,
+        "the culprit": 2.0,
+        "caused by": 1.5,
+        "found it": 2.0,
+        "found": 1.0,
+        "because": 1.0,
+        "due to": 1.0,
+        "the reason": 1.0,
+        "explains": 1.0,
+        "confirmed": 1.0,
+        "leaks": 1.0,
+        "leak": 0.8,
+        "never calls": 1.0,
+        "never returns": 1.0,
+        "never hit": 1.0,
+        "is missing": 0.8,
+        "was missing": 1.0,
+        "misses": 0.8,
+        "was stuck": 1.0,
+        "removed the": 0.8,
+        "doesn't": 0.3,
+        "does not": 0.3,
+        "it was": 0.5,
+        "which is why": 1.5,
+        "that's why": 1.5,
     },
     "decided": {
-        "decided": 2.0, "decision": 2.0, "let's go with": 2.0, "we'll go with": 2.0, "going with": 2.0,
-        "go with": 1.0, "chose": 2.0, "chosen": 2.0, "settled on": 2.0, "agreed": 1.5, "we'll use": 1.5,
-        "we will use": 1.5, "instead of": 1.0, "rather than": 1.0, "recommendation": 1.0, "i'd pick": 1.5,
-        "i'd go for": 1.5, "opted": 1.5, "in favor of": 1.0, "in favour of": 1.0, "pinned": 1.2, "pin": 0.8,
-        "adopt": 1.0, "it is": 0.3, "switch to": 0.8, "replaces": 0.8,
+        "decided": 2.0,
+        "decision": 2.0,
+        "let's go with": 2.0,
+        "we'll go with": 2.0,
+        "going with": 2.0,
+        "go with": 1.0,
+        "chose": 2.0,
+        "chosen": 2.0,
+        "settled on": 2.0,
+        "agreed": 1.5,
+        "we'll use": 1.5,
+        "we will use": 1.5,
+        "instead of": 1.0,
+        "rather than": 1.0,
+        "recommendation": 1.0,
+        "i'd pick": 1.5,
+        "i'd go for": 1.5,
+        "opted": 1.5,
+        "in favor of": 1.0,
+        "in favour of": 1.0,
+        "pinned": 1.2,
+        "pin": 0.8,
+        "adopt": 1.0,
+        "it is": 0.3,
+        "switch to": 0.8,
+        "replaces": 0.8,
     },
     "outcome": {
-        "fixed": 2.0, "passes": 2.0, "passed": 1.5, "pass": 0.8, "no longer": 2.0, "tests pass": 2.0,
-        "is live": 2.0, "resolved": 1.5, "merged": 1.5, "now works": 1.5, "works now": 1.5, "done": 1.0,
-        "updated": 0.8, "added": 0.8, "created": 0.8, "written": 0.8, "installed": 0.8, "upgraded": 1.0,
-        "green": 1.0, "is scaffolded": 1.0, "is in": 0.5, "now": 0.5, "succeeded": 1.5, "works": 0.5,
+        "fixed": 2.0,
+        "passes": 2.0,
+        "passed": 1.5,
+        "pass": 0.8,
+        "no longer": 2.0,
+        "tests pass": 2.0,
+        "is live": 2.0,
+        "resolved": 1.5,
+        "merged": 1.5,
+        "now works": 1.5,
+        "works now": 1.5,
+        "done": 1.0,
+        "updated": 0.8,
+        "added": 0.8,
+        "created": 0.8,
+        "written": 0.8,
+        "installed": 0.8,
+        "upgraded": 1.0,
+        "green": 1.0,
+        "is scaffolded": 1.0,
+        "is in": 0.5,
+        "now": 0.5,
+        "succeeded": 1.5,
+        "works": 0.5,
     },
 }
 _WHY = frozenset({"because", "since", "so", "as", "reason", "why"})
@@ -472,17 +542,58 @@ class Entities:
 
 
 PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "file", "target_file", "absolute_path")
-SEARCH_TOOLS = frozenset({"grep", "glob", "ls", "search", "find", "list_dir", "list_directory", "codebase_search", "search_files"})
+SEARCH_TOOLS = frozenset(
+    {"grep", "glob", "ls", "search", "find", "list_dir", "list_directory", "codebase_search", "search_files"}
+)
 SHELL_TOOLS = frozenset(
-    {"bash", "shell", "local_shell", "local_shell_call", "exec_command", "run_shell_command", "run_in_terminal",
-     "execute_command", "run_command", "terminal", "container.exec", "shell_command", "exec", "command"}
-)  # fmt: skip
-# Tools whose results are file contents or search hits (shared with smriti.categorize).
+    {
+        "bash",
+        "shell",
+        "local_shell",
+        "local_shell_call",
+        "exec_command",
+        "run_shell_command",
+        "run_in_terminal",
+        "execute_command",
+        "run_command",
+        "terminal",
+        "container.exec",
+        "shell_command",
+        "exec",
+        "command",
+    }
+)
+# Tools whose results are file contents or search hits (shared with smriti.digest.categorize).
 FILE_TOOLS = frozenset(
-    {"read", "read_file", "readfile", "view", "view_file", "cat", "open", "open_file", "grep", "glob", "ls",
-     "list_dir", "list_directory", "list_files", "search", "search_files", "file_search", "codebase_search",
-     "find", "find_files", "notebookread", "webfetch", "web_fetch", "websearch", "web_search", "fetch"}
-)  # fmt: skip
+    {
+        "read",
+        "read_file",
+        "readfile",
+        "view",
+        "view_file",
+        "cat",
+        "open",
+        "open_file",
+        "grep",
+        "glob",
+        "ls",
+        "list_dir",
+        "list_directory",
+        "list_files",
+        "search",
+        "search_files",
+        "file_search",
+        "codebase_search",
+        "find",
+        "find_files",
+        "notebookread",
+        "webfetch",
+        "web_fetch",
+        "websearch",
+        "web_search",
+        "fetch",
+    }
+)
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
 
 # Error signatures are found from their anchor ("…Error", "…Exception", …), then widened to the
@@ -518,7 +629,9 @@ _NOT_JSON_DEPS = frozenset({"version", "node", "npm", "yarn", "pnpm", "bun"})  #
 _TOML_DEP = re.compile(r'(?m)^([A-Za-z][\w-]*)\s*=\s*(?:\{[^}\n]*?version\s*=\s*)?"[\^~=]?(\d+\.\d+[\w.+-]*)"')
 _ARROW = re.compile(r"\b([A-Za-z][\w.-]*) \(v?(\d[\w.+-]*) -> v?(\d[\w.+-]*)\)")
 _INSTALLED = re.compile(r"Successfully installed ([^\n]+)")
-_GO_MOD = re.compile(r"\b((?:github\.com|golang\.org|gopkg\.in|go\.uber\.org|google\.golang\.org)/[\w./-]+) (v\d[\w.+-]*)")
+_GO_MOD = re.compile(
+    r"\b((?:github\.com|golang\.org|gopkg\.in|go\.uber\.org|google\.golang\.org)/[\w./-]+) (v\d[\w.+-]*)"
+)
 _VERSION_DOT = re.compile(r"\.(?=\d)")  # a literal first, so the scan is fast; widened below
 _VERSION = re.compile(r"\d+(?:\.\d+)+\b")
 _PROSE_LIB = re.compile(
@@ -593,8 +706,10 @@ def _is_shell(msg: Message) -> bool:
     name = (msg.tool_name or "").lower()
     if name in SHELL_TOOLS:
         return True
-    return isinstance(msg.tool_input, dict) and ("command" in msg.tool_input or "cmd" in msg.tool_input) and (
-        "shell" in name or "bash" in name or "terminal" in name or "command" in name or "exec" in name
+    return (
+        isinstance(msg.tool_input, dict)
+        and ("command" in msg.tool_input or "cmd" in msg.tool_input)
+        and ("shell" in name or "bash" in name or "terminal" in name or "command" in name or "exec" in name)
     )
 
 
@@ -645,7 +760,9 @@ def entities(messages: Iterable[Message] | Session) -> Entities:
             else:
                 last_command = ""
             text = msg.text[:2000] if isinstance(msg.text, str) else ""
-            if isinstance(inp, dict) and not _EDIT_KEYS.isdisjoint(inp) and _edits_manifest(inp):  # a pin in requirements.txt…
+            if (
+                isinstance(inp, dict) and not _EDIT_KEYS.isdisjoint(inp) and _edits_manifest(inp)
+            ):  # a pin in requirements.txt…
                 for k in ("new_string", "content", "input", "patch"):
                     v = inp.get(k)
                     if isinstance(v, str):
@@ -768,7 +885,10 @@ def _scan_libraries(text: str, out: _Ordered, *, prose: bool, manifest: bool = F
             for m in _JSON_DEP.finditer(text):
                 if m.group(1) in _NOT_JSON_DEPS:
                     continue
-                out.add((m.group(1).lower(), m.group(2).lstrip("^~")), Library(m.group(1), m.group(2), f"{m.group(1)}@{m.group(2)}"))
+                out.add(
+                    (m.group(1).lower(), m.group(2).lstrip("^~")),
+                    Library(m.group(1), m.group(2), f"{m.group(1)}@{m.group(2)}"),
+                )
         if " = " in text:  # Cargo.toml and friends
             for m in _TOML_DEP.finditer(text):
                 out.add((m.group(1).lower(), m.group(2)), Library(m.group(1), m.group(2), f"{m.group(1)} {m.group(2)}"))
@@ -823,7 +943,11 @@ def _scan_libraries(text: str, out: _Ordered, *, prose: bool, manifest: bool = F
             if base.lower() in _NOT_LIBS or len(base) < 2:
                 continue
             key = (base.lower(), ver)
-            if any(k[0] == key[0] and (k[1] == ver or k[1].startswith(ver + ".")) for k in out.items if isinstance(k, tuple)):
+            if any(
+                k[0] == key[0] and (k[1] == ver or k[1].startswith(ver + "."))
+                for k in out.items
+                if isinstance(k, tuple)
+            ):
                 continue
             out.add(key, Library(base, ver, f"{name} {ver}"))
 

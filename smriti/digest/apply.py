@@ -13,14 +13,14 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from smriti import distill
 from smriti import project as projects
-from smriti.categorize import CategoryResult, add_scores, decide, score_messages
+from smriti.digest import distill
+from smriti.digest.categorize import CategoryResult, add_scores, decide, score_messages
+from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
-from smriti.knowledge import clean_title
 from smriti.models import Message
 from smriti.store import MessageRow, SessionRow, Store
-from smriti.taxonomy import Settings, default_settings, load_team_categories
+from smriti.team.knowledge import clean_title
 
 # A newer session "supersedes" an older one of the same project and category when their titles
 # and touched files say they cover the same ground; "related" when they overlap less.
@@ -31,9 +31,17 @@ MAX_RELATIONS = 5
 
 
 def _message(row: MessageRow) -> Message:
-    return Message(role=row.role, text=row.text, kind=row.kind, key=str(row.rowid), timestamp=row.timestamp,
-                   tool_name=row.tool_name, tool_input=row.tool_input, files=tuple(row.files),
-                   sidechain=row.sidechain)  # fmt: skip
+    return Message(
+        role=row.role,
+        text=row.text,
+        kind=row.kind,
+        key=str(row.rowid),
+        timestamp=row.timestamp,
+        tool_name=row.tool_name,
+        tool_input=row.tool_input,
+        files=tuple(row.files),
+        sidechain=row.sidechain,
+    )
 
 
 @dataclass
@@ -128,7 +136,12 @@ class CategorizeResult:
     warnings: list[str]
 
     def to_json(self) -> dict:
-        return {"sessions": self.sessions, "changed": self.changed, "categories": self.categories, "warnings": self.warnings}
+        return {
+            "sessions": self.sessions,
+            "changed": self.changed,
+            "categories": self.categories,
+            "warnings": self.warnings,
+        }
 
 
 def categorize(store: Store, session_rowids: list[int] | None = None, *, all_: bool = False) -> CategorizeResult:
@@ -148,4 +161,6 @@ def categorize(store: Store, session_rowids: list[int] | None = None, *, all_: b
                 after = store.session_row(rowid).category or "uncategorized"
                 counts[after] = counts.get(after, 0) + 1
                 changed += after != (before.get(rowid) or "uncategorized")
-    return CategorizeResult(len(session_rowids), changed, dict(sorted(counts.items())), list(dict.fromkeys(enricher.warnings)))
+    return CategorizeResult(
+        len(session_rowids), changed, dict(sorted(counts.items())), list(dict.fromkeys(enricher.warnings))
+    )

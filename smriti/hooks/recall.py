@@ -1,8 +1,8 @@
 """The recall behind the prompt and session-start hooks: one request in, the context out.
 
-Used in two places: the warm recall server (smriti.hookserver), which keeps one `Recaller` open
+Used in two places: the warm recall server (smriti.hooks.server), which keeps one `Recaller` open
 across prompts, and the hook process itself when no server is running (the first prompt, or
-SMRITI_HOOK_SERVER=0). Heavy imports (store, index, recall) happen here, never in smriti.hookrun.
+SMRITI_HOOK_SERVER=0). Heavy imports (store, index, recall) happen here, never in smriti.hooks.run.
 
 Request: {"op": "recall" | "start", "query", "cwd", "session", "agent"}.
 Answer:  {"ok": true, "context": str, "items": [ids in the context], "excluded": pattern | None}.
@@ -132,9 +132,14 @@ class Recaller:
             query = str(req.get("query") or "")[:QUERY_MAX_CHARS]
             session = req.get("session")
             result = recall(
-                self.store, self.index, query, project=keys, limit=int(req.get("limit") or 5),
-                budget=int(req.get("budget") or DEFAULT_BUDGET), exclude_native_ids=(session,) if session else (),
-            )  # fmt: skip
+                self.store,
+                self.index,
+                query,
+                project=keys,
+                limit=int(req.get("limit") or 5),
+                budget=int(req.get("budget") or DEFAULT_BUDGET),
+                exclude_native_ids=(session,) if session else (),
+            )
             context = result.context
         return {"ok": True, "context": context, "items": _SHOWN.findall(context), "excluded": None}
 

@@ -1,0 +1,1 @@
+"""Categorization and distillation without an LLM: the rules, their vocabularies (data files) and the glue that stores their results."""
