@@ -94,9 +94,8 @@ def load_registry() -> Registry:
             continue
         if adapter.name in found:
             if found[adapter.name].origin != origin:
-                warnings.append(
-                    f"adapter {adapter.name!r} from {dist_name} ignored: the name is taken by {found[adapter.name].origin}"
-                )
+                taken_by = found[adapter.name].origin
+                warnings.append(f"adapter {adapter.name!r} from {dist_name} ignored: the name is taken by {taken_by}")
             continue
         found[adapter.name] = Registered(adapter, origin)
     return Registry(found, warnings)
@@ -106,7 +105,7 @@ def _conformance_problem(adapter: object, ep_name: str) -> str | None:
     for attr in ("name", "default_roots", "discover", "parse"):
         if not hasattr(adapter, attr):
             return f"it has no {attr!r}"
-    name = adapter.name
+    name = getattr(adapter, "name", None)
     if not isinstance(name, str) or not name:
         return "its name is not a non-empty string"
     if name != ep_name:

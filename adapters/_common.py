@@ -22,8 +22,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
-from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem
+from smriti.adapters._jsonl import JsonlRead, json_type_name
+from smriti.models import Message, ParseResult, Problem, Session
 
 Part = tuple[str, str]  # (message kind, text): "prompt" or "injected_context"
 
@@ -78,6 +78,20 @@ def decode_arguments(raw: Any) -> Any:
         except ValueError:
             return {"arguments": raw}
     return raw
+
+
+# A UUID: found in a text with `.search`/`.findall`, or the whole of it with `.fullmatch`.
+UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def first_sight(keys: set[str], message: Message) -> bool:
+    """Whether the message's key is new (and mark it seen): a key names one message however often it is read.
+
+    Every adapter keeps messages through this, whatever it keeps them in."""
+    if message.key in keys:
+        return False
+    keys.add(message.key)
+    return True
 
 
 def no_messages_error(found: str) -> str:
@@ -472,13 +486,45 @@ class FileParser:
         self.messages: list[Message] = []
         self.keys: set[str] = set()
         self.problems: list[Problem] = []
+        self.unknown_blocks: Counter[str] = Counter()
 
     def _add(self, message: Message) -> None:
         """Keep a message unless its key was seen: a key names one message however often it is read."""
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.messages.append(message)
+        if first_sight(self.keys, message):
+            self.messages.append(message)
+
+    def _assistant_blocks(
+        self,
+        line_no: int,
+        blocks: list[Any],
+        key: str,
+        ts: str | None,
+        *,
+        call_type: str,
+        tool_call: Callable[[dict[str, Any], str], Message],
+        skipped: frozenset[str],
+    ) -> None:
+        """An assistant turn of Anthropic-style content blocks: its text blocks as one response (`key`),
+        then a call for every `call_type` block (`tool_call(block, "<key>:<index>")`, the fallback key).
+        Other blocks are counted as unknown, unless their type is in `skipped` (reasoning)."""
+        texts: list[str] = []
+        calls: list[Message] = []
+        for index, block in enumerate(blocks):
+            if not isinstance(block, dict):
+                self._bad_block(line_no, "assistant", block)
+                continue
+            btype = block.get("type")
+            if btype == "text" and isinstance(block.get("text"), str):
+                if block["text"].strip():
+                    texts.append(block["text"].strip())
+            elif btype == call_type:
+                calls.append(tool_call(block, f"{key}:{index}"))
+            elif not isinstance(btype, str) or btype not in skipped:
+                self.unknown_blocks[type_label(btype)] += 1
+        if texts:
+            self._add(Message("assistant", "\n\n".join(texts), "response", key, ts))
+        for call in calls:
+            self._add(call)
 
     def _guarded(self, what: str, line_no: int | None, feed: Callable[..., None], *args: Any) -> None:
         """`feed(*args)`, an exception becoming a "could not be read" warning: one odd record never stops a file."""
@@ -506,3 +552,39 @@ class FileParser:
             what = "with no type" if label == "None" else f"of unknown type {label}"
             out.append(Problem(self.p, f"skipped {plural(n, noun)} {what}"))
         return out
+
+
+class _State(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def resumed(resume: Any, read: JsonlRead) -> bool:
+    """Whether a JSONL read went on from `resume` (a resume point that was still valid), not from the start."""
+    return isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+
+
+class JsonlFileParser(FileParser):
+    """Base of the parsers of a JSONL transcript with one session a file: what a read of it returns."""
+
+    state: _State  # the resume state, saved in the resume point
+
+    def sessions(self) -> list[Session]:
+        raise NotImplementedError
+
+    def warnings(self) -> list[Problem]:
+        raise NotImplementedError
+
+    def result(self, read: JsonlRead, *, resuming: bool, found: str | None) -> ParseResult:
+        """The ParseResult of a read; `found` says what conversation the file held ("1 session (3
+        steps)", None: none), and a file read from the start that held some but yielded no message
+        is an error."""
+        sessions = self.sessions()
+        errors = list(read.errors)
+        if not resuming and found is not None and not any(s.messages for s in sessions):
+            errors.append(Problem(self.p, no_messages_error(found)))
+        return ParseResult(
+            sessions=sessions,
+            resume=read.resume_point(**self.state.to_json()),
+            warnings=[*read.warnings, *self.warnings()],
+            errors=errors,
+        )

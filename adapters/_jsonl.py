@@ -2,8 +2,9 @@
 
 The resume point is `{"offset": bytes consumed, "line": next line number, "tail": sha256 of the
 bytes just before the offset, "head": sha256 of the file's first bytes}`: if the file shrank or
-either changed (the file was rewritten, not appended), reading starts over from 0. A last line without a newline that does not parse yet is the agent still writing:
-it is left for the next run (a warning while the file is fresh, an error once it is old).
+either changed (the file was rewritten, not appended), reading starts over from 0. A last line
+without a newline that does not parse yet is the agent still writing: it is left for the next run
+(a warning while the file is fresh, an error once it is old).
 """
 
 from __future__ import annotations

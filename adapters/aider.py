@@ -31,7 +31,7 @@ from smriti.adapters._common import (
     read_source_bytes,
     strip_smriti_context,
 )
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "aider"
 HISTORY_NAME = ".aider.chat.history.md"
@@ -208,7 +208,17 @@ class _Run:
         if not self.prompt_seen:  # the startup banner: aider talking about itself
             return [Message("system", text, "injected_context", key)]
         files = tuple(dict.fromkeys(m.group(1).strip() for m in map(APPLIED_RE.match, lines) if m))
-        return [Message("tool", text[:OUTPUT_MAX], "tool_result", key, tool_name=self.command, files=files)]
+        return [
+            Message(
+                "tool",
+                text[:OUTPUT_MAX],
+                "tool_result",
+                key,
+                tool_name=self.command,
+                files=files,
+                action=tool_action(self.command),
+            )
+        ]
 
     def session(self, path: str, cwd: str) -> Session:
         return Session(

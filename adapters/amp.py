@@ -28,6 +28,7 @@ from smriti.adapters._common import (
     compact_json,
     editor_user_dirs,
     existing_dirs,
+    first_sight,
     home_dir,
     input_paths,
     input_summary,
@@ -40,7 +41,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "amp"
 
@@ -234,7 +235,17 @@ class _ThreadParser:
         tool_input = block.get("input")
         text, files = _tool_summary(name, tool_input)
         key = f"{self.thread_id}:{tool_id}" if tool_id else fallback_key
-        return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
+        return Message(
+            "assistant",
+            text,
+            "tool_call",
+            key,
+            ts,
+            tool_name=name,
+            tool_input=tool_input,
+            files=files,
+            action=tool_action(name, tool_input),
+        )
 
     def _tool_result(self, base: str, block: dict[str, Any]) -> Message:
         tool_id = nonempty_str(block.get("toolUseID")) or nonempty_str(block.get("tool_use_id"))
@@ -246,17 +257,15 @@ class _ThreadParser:
             text = "[error] " + (f"{reason}\n{text}" if text and reason not in text else text or reason)
         key = f"{self.thread_id}:result:{tool_id}" if tool_id else f"{base}:result{len(self.out)}"
         name = self.tool_names.get(tool_id) if tool_id else None
-        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, None, tool_name=name)
+        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, None, tool_name=name, action=tool_action(name))
 
     def _model(self, model: str | None) -> None:
         if model and model not in self.models:
             self.models.append(model)
 
     def _add(self, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.out.append(message)
+        if first_sight(self.keys, message):
+            self.out.append(message)
 
     def warnings(self) -> list[Problem]:
         out = list(self.problems)

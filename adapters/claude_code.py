@@ -20,6 +20,7 @@ from typing import Any
 from smriti.adapters._common import (
     classify_user_text,
     existing_dirs,
+    first_sight,
     home_dir,
     input_paths,
     input_summary,
@@ -31,7 +32,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "claude-code"
 
@@ -519,7 +520,7 @@ class _FileParser:
             text = "[error] " + text
         name = self.tool_names.pop(tool_id, None) if tool_id else None
         key = f"result:{tool_id}" if tool_id else f"{uuid}:{index}"
-        return Message("tool", text, "tool_result", key, ts, tool_name=name, sidechain=side)
+        return Message("tool", text, "tool_result", key, ts, tool_name=name, sidechain=side, action=tool_action(name))
 
     # -- assistant lines --
 
@@ -586,6 +587,7 @@ class _FileParser:
             tool_input=tool_input,
             files=files,
             sidechain=side,
+            action=tool_action(name, tool_input),
         )
 
     # -- shared --
@@ -610,10 +612,8 @@ class _FileParser:
         )
 
     def _add(self, acc: _SessionAcc, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.slots.append((acc.session_id, message))
+        if first_sight(self.keys, message):
+            self.slots.append((acc.session_id, message))
 
     # -- results --
 

@@ -33,11 +33,13 @@ from typing import Any
 
 from smriti.adapters._common import (
     OUTPUT_MAX,
+    UUID_RE,
     SourceKind,
     as_dict,
     as_list,
     editor_user_dirs,
     existing_dirs,
+    first_sight,
     home_dir,
     input_paths,
     input_summary,
@@ -51,7 +53,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 API_FILE = "api_conversation_history.json"
 UI_FILE = "ui_messages.json"
@@ -69,7 +71,6 @@ SKIPPED_DIRS = frozenset(
     {"checkpoints", "cache", "settings", "puppeteer", "node_modules", ".git", "logs", "db", "hooks"}
 )
 WALK_DEPTH = 3
-UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
 
 # Text the extension (not the person) put into a user turn.
 INJECTED_PREFIXES = (
@@ -83,7 +84,6 @@ INJECTED_PREFIXES = (
     "<system-reminder>",
 )
 # Tags wrapping what the person typed: the first prompt, feedback, an answer, a new message.
-TYPED_TAGS = ("task", "feedback", "answer", "user_message")
 TYPED_RE = re.compile(r"<(task|feedback|answer|user_message)>\s*(.*?)\s*</\1>", re.DOTALL)
 THINKING_RE = re.compile(r"<thinking>.*?(?:</thinking>|\Z)", re.DOTALL)
 RESULT_HEADER_RE = re.compile(r"^\[([A-Za-z_][\w-]*)(?: for '(.*)')?\] Result:\s*$", re.DOTALL)
@@ -590,7 +590,7 @@ class _Conversation:
     def _result_message(self, key: str, name: str | None, text: str, ts: str | None, error: bool = False) -> Message:
         failed = error or "<error>" in text or text.startswith(("The user denied this operation", "[ERROR]"))
         text = ("[error] " + text if failed else text)[:OUTPUT_MAX]
-        return Message("tool", text, "tool_result", key, ts, tool_name=name)
+        return Message("tool", text, "tool_result", key, ts, tool_name=name, action=tool_action(name))
 
     def _assistant(self, blocks: list[Any], base: str, ts: str | None) -> None:
         texts: list[str] = []
@@ -653,7 +653,17 @@ class _Conversation:
             self.tool_names[tool_id] = name
         text, files = _tool_summary(name, tool_input)
         key = f"{self.native_id}:{tool_id}" if tool_id else fallback
-        return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
+        return Message(
+            "assistant",
+            text,
+            "tool_call",
+            key,
+            ts,
+            tool_name=name,
+            tool_input=tool_input,
+            files=files,
+            action=tool_action(name, tool_input),
+        )
 
     def _env(self, text: str) -> None:
         match = CWD_RE.search(text)
@@ -708,8 +718,8 @@ class _Conversation:
     # -- shared --
 
     def _add(self, message: Message) -> None:
-        if message.key not in self.keys and (message.text.strip() or message.kind == "tool_call"):
-            self.keys.add(message.key)
+        # an empty text is no message (unless it is a call: its input is what matters)
+        if (message.text.strip() or message.kind == "tool_call") and first_sight(self.keys, message):
             self.messages.append(message)
 
     def warnings(self) -> list[Problem]:
@@ -782,7 +792,7 @@ def _is_roo_task(task_dir: Path) -> bool:
         return True
     if CLINE_EXTENSION in parts or ".cline" in parts:
         return False
-    return (task_dir / "history_item.json").exists() or bool(UUID_RE.match(task_dir.name))
+    return (task_dir / "history_item.json").exists() or bool(UUID_RE.fullmatch(task_dir.name))
 
 
 def _canonical_source(path: Path) -> Path:

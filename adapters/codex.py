@@ -29,8 +29,10 @@ from typing import Any
 from smriti.adapters._common import (
     OUTPUT_MAX,
     PATH_KEYS,
+    UUID_RE,
     as_dict,
     compact_json,
+    first_sight,
     guarded_parse,
     home_dir,
     input_paths,
@@ -44,12 +46,11 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl, read_jsonl_bytes
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "codex"
 
 ROLLOUT_RE = re.compile(r"^rollout-.*\.(jsonl|jsonl\.zst|json)$")
-UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 MAX_DECOMPRESSED = 1 << 30  # a rollout is at most a few hundred MB; anything bigger is refused
 
@@ -795,6 +796,7 @@ class _Parser:
             tool_name=name,
             tool_input=tool_input,
             files=tuple(dict.fromkeys(files)),
+            action=tool_action(name, tool_input),
         )
 
     def _tool_result(self, payload: dict[str, Any], key: str, ts: str | None) -> Message:
@@ -806,7 +808,7 @@ class _Parser:
             text, failed = _output_text(payload.get("output"))
         if failed or payload.get("status") in ("failed", "error"):
             text = "[error] " + text
-        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name)
+        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, action=tool_action(name))
 
     # -- events --
 
@@ -855,10 +857,8 @@ class _Parser:
     # -- shared --
 
     def _add(self, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.slots.append(message)
+        if first_sight(self.keys, message):
+            self.slots.append(message)
 
     def _count(self, noun: str, label: str) -> None:
         self.unknown.setdefault(noun, Counter())[label] += 1

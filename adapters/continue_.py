@@ -28,6 +28,7 @@ from smriti.adapters._common import (
     context_then_prompt,
     decode_arguments,
     existing_dirs,
+    first_sight,
     home_dir,
     input_paths,
     input_summary,
@@ -40,7 +41,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "continue"
 INDEX_NAME = "sessions.json"
@@ -214,7 +215,18 @@ class _SessionParser:
             self.tool_names[tool_id] = name
         text, files = _tool_summary(name, tool_input)
         key = f"{self.sid}:{tool_id}" if tool_id else fallback
-        self._add(Message("assistant", text, "tool_call", key, tool_name=name, tool_input=tool_input, files=files))
+        self._add(
+            Message(
+                "assistant",
+                text,
+                "tool_call",
+                key,
+                tool_name=name,
+                tool_input=tool_input,
+                files=files,
+                action=tool_action(name, tool_input),
+            )
+        )
 
     def _tool_state(self, state: dict[str, Any]) -> None:
         tool_id = nonempty_str(state.get("toolCallId"))
@@ -243,15 +255,14 @@ class _SessionParser:
         if key is None:
             return
         name = self.tool_names.get(tool_id) if tool_id else None
-        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, tool_name=name))
+        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, tool_name=name, action=tool_action(name)))
 
     def _model(self, model: str | None) -> None:
         if model and model not in self.models:
             self.models.append(model)
 
     def _add(self, message: Message) -> None:
-        if message.key not in self.keys:
-            self.keys.add(message.key)
+        if first_sight(self.keys, message):
             self.out.append(message)
 
     def warnings(self) -> list[Problem]:

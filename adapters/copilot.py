@@ -37,6 +37,7 @@ from smriti.adapters._common import (
     as_dict,
     as_list,
     editor_user_dirs,
+    first_sight,
     guarded_parse,
     home_dir,
     input_paths,
@@ -52,7 +53,7 @@ from smriti.adapters._common import (
     without_inline_images,
 )
 from smriti.adapters._jsonl import JsonlRead, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "copilot"
 
@@ -257,7 +258,17 @@ def _tool_call(name: str, tool_input: Any, key: str, ts: str | None, fallback: s
         summary = fallback or None
     text = tool_call_text(name, tool_input, summary)
     files = input_paths(tool_input, FILE_KEYS)
-    return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
+    return Message(
+        "assistant",
+        text,
+        "tool_call",
+        key,
+        ts,
+        tool_name=name,
+        tool_input=tool_input,
+        files=files,
+        action=tool_action(name, tool_input),
+    )
 
 
 def _rendered_text(parts: Any) -> str:
@@ -506,7 +517,7 @@ def _invocation_failed(item: dict[str, Any]) -> bool:
 
 def _result(name: str | None, text: str, failed: bool, key: str, ts: str | None = None) -> Message:
     text = ("[error] " if failed else "") + without_inline_images(text)[:OUTPUT_MAX]
-    return Message("tool", text, "tool_result", key, ts, tool_name=name)
+    return Message("tool", text, "tool_result", key, ts, tool_name=name, action=tool_action(name))
 
 
 def _workspace_folder(path: Path) -> str | None:
@@ -831,8 +842,7 @@ class _EventParser:
         self._add(_result(name, text, failed, f"{call_id}:result", ts))
 
     def _add(self, message: Message) -> None:
-        if message.key not in self.keys:
-            self.keys.add(message.key)
+        if first_sight(self.keys, message):
             self.messages.append(message)
 
     def session(self) -> Session:

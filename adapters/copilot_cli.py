@@ -28,6 +28,7 @@ from smriti.adapters._common import (
     as_dict,
     classify_user_text,
     compact_json,
+    first_sight,
     home_dir,
     input_paths,
     input_summary,
@@ -40,11 +41,10 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "copilot-cli"
 
-UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 # Events that carry no conversation text (lifecycle, usage, hooks, permissions, streaming deltas).
 SKIPPED_EVENTS = frozenset(
     {
@@ -440,6 +440,7 @@ class _Parser:
                 tool_input=tool_input,
                 files=files,
                 sidechain=side,
+                action=tool_action(name, tool_input),
             )
         )
 
@@ -450,13 +451,22 @@ class _Parser:
         if failed or data.get("success") is False:
             text = "[error] " + text
         key = self._key(f"result:{call_id or f'line{line_no}'}", line_no)
-        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, sidechain=side))
+        self._add(
+            Message(
+                "tool",
+                text[:OUTPUT_MAX],
+                "tool_result",
+                key,
+                ts,
+                tool_name=name,
+                sidechain=side,
+                action=tool_action(name),
+            )
+        )
 
     def _add(self, message: Message) -> None:
-        if message.key in self.keys:
-            return
-        self.keys.add(message.key)
-        self.messages.append(message)
+        if first_sight(self.keys, message):
+            self.messages.append(message)
 
     # -- results --
 

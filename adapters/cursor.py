@@ -37,6 +37,7 @@ from smriti.adapters._common import (
     compact_json,
     connect_read_only,
     editor_user_dirs,
+    first_sight,
     guarded_parse,
     home_dir,
     input_paths,
@@ -54,7 +55,7 @@ from smriti.adapters._common import (
     without_inline_images,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "cursor"
 
@@ -247,7 +248,17 @@ def _json_value(raw: Any) -> Any:
 def _tool_call(name: str, tool_input: Any, key: str, ts: str | None) -> Message:
     text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
     files = input_paths(tool_input, FILE_KEYS)
-    return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
+    return Message(
+        "assistant",
+        text,
+        "tool_call",
+        key,
+        ts,
+        tool_name=name,
+        tool_input=tool_input,
+        files=files,
+        action=tool_action(name, tool_input),
+    )
 
 
 def _result_text(value: Any) -> str:
@@ -598,7 +609,15 @@ class _DbParser:
         text = _result_text(result) if result not in (None, "") else f"tool {status}"
         self._add(
             acc,
-            Message("tool", ("[error] " if failed else "") + text, "tool_result", key + ":result", ts, tool_name=name),
+            Message(
+                "tool",
+                ("[error] " if failed else "") + text,
+                "tool_result",
+                key + ":result",
+                ts,
+                tool_name=name,
+                action=tool_action(name),
+            ),
         )
 
     # -- shared --
@@ -609,8 +628,7 @@ class _DbParser:
         return self.accs[native_id]
 
     def _add(self, acc: _Acc, message: Message) -> None:
-        if message.key not in self.keys:
-            self.keys.add(message.key)
+        if first_sight(self.keys, message):
             acc.messages.append(message)
 
     def _session(self, acc: _Acc) -> Session:
@@ -847,7 +865,7 @@ class _TranscriptParser:
         text = _result_text(block.get("content"))
         if block.get("is_error") is True:
             text = "[error] " + text
-        self.messages.append(Message("tool", text, "tool_result", key, None, tool_name=name))
+        self.messages.append(Message("tool", text, "tool_result", key, None, tool_name=name, action=tool_action(name)))
 
     def session(self) -> Session:
         meta = _chat_meta(self.path, self.sid)

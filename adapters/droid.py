@@ -26,7 +26,7 @@ from typing import Any
 from smriti.adapters._common import (
     OUTPUT_MAX,
     SUMMARY_KEYS,
-    FileParser,
+    JsonlFileParser,
     as_dict,
     classify_user_text,
     detect_jsonl,
@@ -38,16 +38,16 @@ from smriti.adapters._common import (
     input_paths,
     input_summary,
     iso_utc,
-    no_messages_error,
     nonempty_str,
     plural,
     read_json_or_none,
+    resumed,
     tool_call_text,
     type_label,
     user_messages,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "droid"
 
@@ -101,21 +101,12 @@ def _sniff(path: Path) -> bool:
 
 def _parse(path: Path, resume: Any) -> ParseResult:
     read = read_jsonl(path, resume)
-    resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+    resuming = resumed(resume, read)
     parser = _Parser(path, _State.load(resume) if resuming else _State())
     for line_no, record in read.records:
         parser.feed(line_no, record)
-    sessions = parser.sessions()
-    errors = list(read.errors)
-    if not resuming and parser.conversational and not any(s.messages for s in sessions):
-        found = f"1 session ({plural(parser.conversational, 'message line')})"
-        errors.append(Problem(str(path), no_messages_error(found)))
-    return ParseResult(
-        sessions=sessions,
-        resume=read.resume_point(**parser.state.to_json()),
-        warnings=[*read.warnings, *parser.warnings()],
-        errors=errors,
-    )
+    found = f"1 session ({plural(parser.conversational, 'message line')})" if parser.conversational else None
+    return parser.result(read, resuming=resuming, found=found)
 
 
 # --- resume state --------------------------------------------------------------------------------
@@ -167,7 +158,7 @@ class _State:
 # --- the parser ----------------------------------------------------------------------------------
 
 
-class _Parser(FileParser):
+class _Parser(JsonlFileParser):
     def __init__(self, path: Path, state: _State) -> None:
         super().__init__(path)
         self.state = state
@@ -256,24 +247,15 @@ class _Parser(FileParser):
             self._add(message)
 
     def _assistant(self, line_no: int, base: str, blocks: list[Any], ts: str | None) -> None:
-        texts: list[str] = []
-        calls: list[Message] = []
-        for index, block in enumerate(blocks):
-            if not isinstance(block, dict):
-                self._bad_block(line_no, "assistant", block)
-                continue
-            btype = block.get("type")
-            if btype == "text" and isinstance(block.get("text"), str):
-                if block["text"].strip():
-                    texts.append(block["text"].strip())
-            elif btype == "tool_use":
-                calls.append(self._tool_call(block, f"{base}:{index}", ts))
-            elif not isinstance(btype, str) or btype not in SKIPPED_BLOCKS:
-                self.unknown_blocks[type_label(btype)] += 1
-        if texts:
-            self._add(Message("assistant", "\n\n".join(texts), "response", base, ts))
-        for call in calls:
-            self._add(call)
+        self._assistant_blocks(
+            line_no,
+            blocks,
+            base,
+            ts,
+            call_type="tool_use",
+            tool_call=lambda block, fallback_key: self._tool_call(block, fallback_key, ts),
+            skipped=SKIPPED_BLOCKS,
+        )
 
     def _tool_call(self, block: dict[str, Any], fallback_key: str, ts: str | None) -> Message:
         tool_id = nonempty_str(block.get("id"))
@@ -286,7 +268,17 @@ class _Parser(FileParser):
         files = tuple(dict.fromkeys((*input_paths(tool_input, TOOL_PATH_KEYS, lists=("edits",)), *patch_files)))
         key = f"{self.sid}:{tool_id}" if tool_id else fallback_key
         text = tool_call_text(name, tool_input, summary)
-        return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files)
+        return Message(
+            "assistant",
+            text,
+            "tool_call",
+            key,
+            ts,
+            tool_name=name,
+            tool_input=tool_input,
+            files=files,
+            action=tool_action(name, tool_input),
+        )
 
     def _tool_result(self, block: dict[str, Any], base: str, index: int, ts: str | None) -> Message:
         tool_id = nonempty_str(block.get("tool_use_id"))
@@ -295,7 +287,7 @@ class _Parser(FileParser):
         if block.get("is_error") is True:
             text = "[error] " + text
         key = f"{self.sid}:result:{tool_id}" if tool_id else f"{base}:{index}"
-        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name)
+        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, action=tool_action(name))
 
     # -- results --
 

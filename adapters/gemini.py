@@ -33,6 +33,7 @@ from typing import Any
 
 from smriti.adapters._common import (
     OUTPUT_MAX,
+    UUID_RE,
     classify_user_text,
     compact_json,
     guarded_parse,
@@ -48,11 +49,10 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "gemini"
 
-UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 SESSION_NAME_RE = re.compile(r"^session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-(?P<short>[^.]+)\.jsonl?$")
 # `*.unreadable-<ms>` quarantines and `*.tmp-<pid>` atomic-write temporaries are never sources.
 SIDE_FILE_RE = re.compile(r"\.(unreadable|tmp)-[^/]*$")
@@ -515,7 +515,15 @@ class _Builder:
         call_key = f"{key}:{call_id}"
         self._emit(
             Message(
-                "assistant", text, "tool_call", call_key, call_ts, tool_name=name, tool_input=tool_input, files=files
+                "assistant",
+                text,
+                "tool_call",
+                call_key,
+                call_ts,
+                tool_name=name,
+                tool_input=tool_input,
+                files=files,
+                action=tool_action(name, tool_input),
             )
         )
         status = call.get("status")
@@ -527,7 +535,17 @@ class _Builder:
             return  # not run yet (or an older record without results)
         if failed:
             output = "[error] " + (output or str(status))
-        self._emit(Message("tool", output[:OUTPUT_MAX], "tool_result", call_key + ":result", call_ts, tool_name=name))
+        self._emit(
+            Message(
+                "tool",
+                output[:OUTPUT_MAX],
+                "tool_result",
+                call_key + ":result",
+                call_ts,
+                tool_name=name,
+                action=tool_action(name),
+            )
+        )
 
     def _emit(self, message: Message) -> None:
         if message.key in self.keys:  # two calls of one record sharing an id

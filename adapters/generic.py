@@ -44,7 +44,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "generic"
 
@@ -329,13 +329,25 @@ class _Builder:
             self.tool_names[tool_id] = name
         text, files = _tool_summary(name, tool_input)
         key = f"{self.native_id}:{tool_id}" if tool_id else fallback
-        self.add(Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files))
+        self.add(
+            Message(
+                "assistant",
+                text,
+                "tool_call",
+                key,
+                ts,
+                tool_name=name,
+                tool_input=tool_input,
+                files=files,
+                action=tool_action(name, tool_input),
+            )
+        )
 
     def tool_result(self, tool_id: str | None, text: str, error: bool, fallback: str, ts: str | None) -> None:
         key = f"{self.native_id}:result:{tool_id}" if tool_id else fallback
         text = ("[error] " + text if error else text)[:OUTPUT_MAX]
         name = self.tool_names.get(tool_id) if tool_id else None
-        self.add(Message("tool", text, "tool_result", key, ts, tool_name=name))
+        self.add(Message("tool", text, "tool_result", key, ts, tool_name=name, action=tool_action(name)))
 
     def add(self, message: Message) -> None:
         if message.key not in self.keys:

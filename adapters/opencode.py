@@ -54,7 +54,7 @@ from smriti.adapters._common import (
     tool_call_text,
     without_inline_images,
 )
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "opencode"
 
@@ -300,7 +300,17 @@ class _Assembler:
         text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
         files = input_paths(tool_input, FILE_KEYS)
         self.messages.append(
-            Message("assistant", text, "tool_call", key, started, tool_name=name, tool_input=tool_input, files=files)
+            Message(
+                "assistant",
+                text,
+                "tool_call",
+                key,
+                started,
+                tool_name=name,
+                tool_input=tool_input,
+                files=files,
+                action=tool_action(name, tool_input),
+            )
         )
         status = state.get("status")
         if status not in FINISHED_TOOL:
@@ -318,7 +328,11 @@ class _Assembler:
         )
         ended = _iso_time(_time(state, "end")) or started
         output_text = ("[error] " if failed else "") + without_inline_images(text)[:OUTPUT_MAX]
-        self.messages.append(Message("tool", output_text, "tool_result", f"{key}:result", ended, tool_name=name))
+        self.messages.append(
+            Message(
+                "tool", output_text, "tool_result", f"{key}:result", ended, tool_name=name, action=tool_action(name)
+            )
+        )
 
     def _model(self, model: Any) -> None:
         if nonempty_str(model) and model not in self.models:

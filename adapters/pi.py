@@ -39,7 +39,7 @@ from typing import Any
 from smriti.adapters._common import (
     OUTPUT_MAX,
     SUMMARY_KEYS,
-    FileParser,
+    JsonlFileParser,
     classify_user_text,
     compact_json,
     detect_jsonl,
@@ -51,15 +51,15 @@ from smriti.adapters._common import (
     input_paths,
     input_summary,
     iso_utc,
-    no_messages_error,
     nonempty_str,
     plural,
+    resumed,
     tool_call_text,
     type_label,
     user_messages,
 )
 from smriti.adapters._jsonl import JsonlRead, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "pi"
 
@@ -123,7 +123,7 @@ def _sniff(path: Path) -> bool:
 
 def _parse(path: Path, resume: Any) -> ParseResult:
     read = read_jsonl(path, resume)
-    resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+    resuming = resumed(resume, read)
     parser = _Parser(path, _State.load(resume) if resuming else _State(), resuming)
     if not parser.read(read) and resuming:
         # The new entries branch off an entry read by an earlier parse: read it all again so the
@@ -132,16 +132,8 @@ def _parse(path: Path, resume: Any) -> ParseResult:
         parser = _Parser(path, _State(), resuming=False)
         parser.read(read)
         resuming = False
-    sessions = parser.sessions()
-    errors = list(read.errors)
-    if not resuming and parser.conversational and not any(s.messages for s in sessions):
-        errors.append(Problem(str(path), no_messages_error(f"1 session ({plural(parser.conversational, 'entry')})")))
-    return ParseResult(
-        sessions=sessions,
-        resume=read.resume_point(**parser.state.to_json()),
-        warnings=[*read.warnings, *parser.warnings()],
-        errors=errors,
-    )
+    found = f"1 session ({plural(parser.conversational, 'entry')})" if parser.conversational else None
+    return parser.result(read, resuming=resuming, found=found)
 
 
 # --- resume state --------------------------------------------------------------------------------
@@ -207,7 +199,7 @@ class _Entry:
     parent: Any  # a string, or None for a root (or a v1 entry without ids)
 
 
-class _Parser(FileParser):
+class _Parser(JsonlFileParser):
     def __init__(self, path: Path, state: _State, resuming: bool) -> None:
         super().__init__(path)
         self.state = state
@@ -359,7 +351,7 @@ class _Parser(FileParser):
 
     def _user(self, entry: _Entry, message: dict[str, Any], key: str, ts: str | None) -> None:
         content = message.get("content")
-        blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        blocks: Any = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
             self.problems.append(Problem(self.p, "user message has no content; skipped", entry.line))
             return
@@ -380,28 +372,19 @@ class _Parser(FileParser):
 
     def _assistant(self, entry: _Entry, message: dict[str, Any], key: str, ts: str | None) -> None:
         content = message.get("content")
-        blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        blocks: Any = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
             self.problems.append(Problem(self.p, "assistant message has no content; skipped", entry.line))
             return
-        texts: list[str] = []
-        calls: list[Message] = []
-        for index, block in enumerate(blocks):
-            if not isinstance(block, dict):
-                self._bad_block(entry.line, "assistant", block)
-                continue
-            btype = block.get("type")
-            if btype == "text" and isinstance(block.get("text"), str):
-                if block["text"].strip():
-                    texts.append(block["text"].strip())
-            elif btype == "toolCall":
-                calls.append(self._tool_call(block, f"{key}:{index}", ts))
-            elif not isinstance(btype, str) or btype not in SKIPPED_BLOCKS:
-                self.unknown_blocks[type_label(btype)] += 1
-        if texts:
-            self._add(Message("assistant", "\n\n".join(texts), "response", key, ts))
-        for call in calls:
-            self._add(call)
+        self._assistant_blocks(
+            entry.line,
+            blocks,
+            key,
+            ts,
+            call_type="toolCall",
+            tool_call=lambda block, fallback_key: self._tool_call(block, fallback_key, ts),
+            skipped=SKIPPED_BLOCKS,
+        )
 
     def _tool_call(self, block: dict[str, Any], key: str, ts: str | None) -> Message:
         tool_id = nonempty_str(block.get("id"))
@@ -411,7 +394,17 @@ class _Parser(FileParser):
         arguments = block.get("arguments")
         text = tool_call_text(name, arguments, input_summary(arguments, TOOL_SUMMARY_KEYS))
         files = input_paths(arguments, TOOL_PATH_KEYS)
-        return Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=arguments, files=files)
+        return Message(
+            "assistant",
+            text,
+            "tool_call",
+            key,
+            ts,
+            tool_name=name,
+            tool_input=arguments,
+            files=files,
+            action=tool_action(name, arguments),
+        )
 
     def _tool_result(self, message: dict[str, Any], key: str, ts: str | None) -> None:
         tool_id = nonempty_str(message.get("toolCallId"))
@@ -420,7 +413,7 @@ class _Parser(FileParser):
         text = _content_text(message.get("content"))
         if message.get("isError") is True:
             text = "[error] " + text
-        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name))
+        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, action=tool_action(name)))
 
     def _stamp(self, ts: str | None) -> None:
         s = self.state

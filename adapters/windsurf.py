@@ -36,7 +36,7 @@ from urllib.parse import unquote, urlparse
 
 from smriti.adapters._common import (
     OUTPUT_MAX,
-    FileParser,
+    JsonlFileParser,
     classify_user_text,
     compact_json,
     detect_jsonl,
@@ -46,14 +46,14 @@ from smriti.adapters._common import (
     home_dir,
     iso_utc,
     looks_like_path,
-    no_messages_error,
     nonempty_str,
     plural,
+    resumed,
     tool_call_text,
     user_messages,
 )
 from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 AGENT = "windsurf"
 
@@ -119,21 +119,13 @@ def _sniff(path: Path) -> bool:
 
 def _parse(path: Path, resume: Any) -> ParseResult:
     read = read_jsonl(path, resume)
-    resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+    resuming = resumed(resume, read)
     _recover_control_characters(path, read, resume["offset"] if resuming else 0)
     parser = _Parser(path, _State.load(resume) if resuming else _State())
     for line_no, record in read.records:
         parser.feed(line_no, record)
-    sessions = parser.sessions()
-    errors = list(read.errors)
-    if not resuming and parser.steps and not any(s.messages for s in sessions):
-        errors.append(Problem(str(path), no_messages_error(f"1 session ({plural(parser.steps, 'step')})")))
-    return ParseResult(
-        sessions=sessions,
-        resume=read.resume_point(**parser.state.to_json()),
-        warnings=[*read.warnings, *parser.warnings()],
-        errors=errors,
-    )
+    found = f"1 session ({plural(parser.steps, 'step')})" if parser.steps else None
+    return parser.result(read, resuming=resuming, found=found)
 
 
 # --- the tolerant read ---------------------------------------------------------------------------
@@ -211,7 +203,7 @@ class _State:
 # --- the parser ----------------------------------------------------------------------------------
 
 
-class _Parser(FileParser):
+class _Parser(JsonlFileParser):
     def __init__(self, path: Path, state: _State) -> None:
         super().__init__(path)
         self.sid = path.stem
@@ -262,10 +254,30 @@ class _Parser(FileParser):
         summary = next((_display(tool_input[k]) for k in SUMMARY_KEYS if nonempty_str(tool_input.get(k))), None)
         files = tuple(dict.fromkeys(p for k in PATH_KEYS if (p := _uri_path(tool_input.get(k))) and looks_like_path(p)))
         text = tool_call_text(name, tool_input, summary)
-        self._add(Message("assistant", text, "tool_call", key, tool_name=name, tool_input=tool_input, files=files))
+        self._add(
+            Message(
+                "assistant",
+                text,
+                "tool_call",
+                key,
+                tool_name=name,
+                tool_input=tool_input,
+                files=files,
+                action=tool_action(name, tool_input),
+            )
+        )
         result = _result_text(body, status)
         if result is not None:
-            self._add(Message("tool", result[:OUTPUT_MAX], "tool_result", f"{key}:result", tool_name=name))
+            self._add(
+                Message(
+                    "tool",
+                    result[:OUTPUT_MAX],
+                    "tool_result",
+                    f"{key}:result",
+                    tool_name=name,
+                    action=tool_action(name),
+                )
+            )
 
     def sessions(self) -> list[Session]:
         cwd = self.state.cwds[0] if self.state.cwds else None

@@ -57,7 +57,8 @@ def fts5_build(store: Store, fts_path: Path) -> tuple[apsw.Connection, float]:
     with conn:
         conn.execute("create virtual table m using fts5(text, session unindexed, tokenize='porter unicode61')")
         rows = store.conn.execute(
-            "select b.text, s.native_id from messages m join blobs b on b.id = m.blob join sessions s on s.id = m.session "
+            "select b.text, s.native_id from messages m join blobs b on b.id = m.blob "
+            "join sessions s on s.id = m.session "
             "where m.kind != 'injected_context'"
         )
         conn.executemany("insert into m(text, session) values (?, ?)", rows)
@@ -175,7 +176,8 @@ def main() -> None:
         f"Python {platform.python_version()}"
     )
     print(
-        f"corpus: {args.sessions} sessions, {messages} stored messages, {mb:.1f} MB of transcript (generated in {gen_s:.1f}s)\n"
+        f"corpus: {args.sessions} sessions, {messages} stored messages, {mb:.1f} MB of transcript "
+        f"(generated in {gen_s:.1f}s)\n"
     )
     print("| measure | value |")
     print("|---|---|")
@@ -195,11 +197,14 @@ def main() -> None:
     print("| engine | p50 | p99 | top-1 is the needle's session |")
     print("|---|---|---|---|")
     print(
-        f"| smriti search (Tantivy + aggregation + store + snippet) | {statistics.median(lat_full):.2f} | {pct(lat_full, 99):.2f} | {hits_full}/{len(qs)} |"
+        f"| smriti search (Tantivy + aggregation + store + snippet) "
+        f"| {statistics.median(lat_full):.2f} | {pct(lat_full, 99):.2f} "
+        f"| {hits_full}/{len(qs)} |"
     )
     print(f"| Tantivy query alone | {statistics.median(lat_raw):.2f} | {pct(lat_raw, 99):.2f} | |")
     print(
-        f"| SQLite FTS5 bm25 (porter), same texts | {statistics.median(lat_fts):.2f} | {pct(lat_fts, 99):.2f} | {hits_fts}/{len(qs)} |"
+        f"| SQLite FTS5 bm25 (porter), same texts | {statistics.median(lat_fts):.2f} | {pct(lat_fts, 99):.2f} "
+        f"| {hits_fts}/{len(qs)} |"
     )
     print(f"\nFTS5 build: {fts_build_s:.1f}s, {fts_bytes / 1e6:.1f} MB ({fts_bytes / raw_bytes:.2f} of raw).")
 

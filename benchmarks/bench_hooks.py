@@ -112,7 +112,8 @@ def timed(cmd: list[str], stdin: str, env: dict[str, str]) -> tuple[float, str]:
 
 def wait_for_server(data: Path, env: dict[str, str]) -> None:
     code = (
-        "import sys; from smriti import hookserver\nprint(hookserver.request(sys.argv[1], {'op': 'ping'}, 2).get('ok'))"
+        "import sys; from smriti.hooks import server as hookserver\n"
+        "print(hookserver.request(sys.argv[1], {'op': 'ping'}, 2).get('ok'))"
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -300,22 +301,30 @@ def main() -> None:
         alone.append((time.perf_counter() - t0) * 1000)
     recaller.close()
     subprocess.run(
-        [sys.executable, "-c", "import sys; from smriti import hookserver; hookserver.stop(sys.argv[1])", str(data)],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from smriti.hooks import server as hookserver; hookserver.stop(sys.argv[1])",
+            str(data),
+        ],
         env=env,
         check=False,
     )
 
     b50 = statistics.median(base)
     print(
-        f"\nsmriti hook latency ({args.corpus} corpus) — {stats['messages']:,} messages in {stats['sessions']:,} sessions; "
-        f"{platform.python_implementation()} {platform.python_version()} on {platform.system()} {platform.machine()}, "
+        f"\nsmriti hook latency ({args.corpus} corpus) — "
+        f"{stats['messages']:,} messages in {stats['sessions']:,} sessions; "
+        f"{platform.python_implementation()} {platform.python_version()} on "
+        f"{platform.system()} {platform.machine()}, "
         f"{os.cpu_count()} CPUs; {args.runs} runs\n"
     )
     print("| measurement | p50 ms | p99 ms | p50 vs `python -c pass` | note |")
     print("|---|---:|---:|---:|---|")
     for name, values, note in rows:
         print(
-            f"| {name} | {statistics.median(values):.1f} | {pct(values, 99):.1f} | {statistics.median(values) / b50:.2f}x | {note} |"
+            f"| {name} | {statistics.median(values):.1f} | {pct(values, 99):.1f} | "
+            f"{statistics.median(values) / b50:.2f}x | {note} |"
         )
     if server_ms:
         print(
@@ -329,7 +338,8 @@ def main() -> None:
     p50 = statistics.median(hits)
     rec = statistics.median(spawned)
     print(
-        f"\nbudget: prompt hook p50 <= 3x baseline ({3 * b50:.1f} ms): {'OK' if p50 <= 3 * b50 else 'OVER'} ({p50:.1f} ms); "
+        f"\nbudget: prompt hook p50 <= 3x baseline ({3 * b50:.1f} ms): "
+        f"{'OK' if p50 <= 3 * b50 else 'OVER'} ({p50:.1f} ms); "
         f"record hook <= 30 ms: {'OK' if rec <= 30 else 'OVER'} ({rec:.1f} ms)"
     )
 

@@ -157,7 +157,12 @@ def main() -> None:
     if hwm is not None:
         rows.append(("warm recall server, peak after 51 prompts", hwm, 0.0))
     subprocess.run(
-        [sys.executable, "-c", "import sys; from smriti import hookserver; hookserver.stop(sys.argv[1])", str(data)],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from smriti.hooks import server as hookserver; hookserver.stop(sys.argv[1])",
+            str(data),
+        ],
         env=env,
         check=False,
     )

@@ -40,6 +40,12 @@ def main() -> int:
     top_level_adapters = [str(f) for f in files if str(f).startswith("adapters/")]
     if top_level_adapters:
         failures.append(f"the wheel ships a top-level 'adapters' package: {top_level_adapters[:3]}")
+    # Package data (the built-in vocabularies) is listed apart from modules: a missing glob drops it.
+    shipped = {str(f) for f in files}
+    for data_file in sorted((repo / "smriti").glob("*/data/*")):
+        rel = data_file.relative_to(repo).as_posix()
+        if rel not in shipped:
+            failures.append(f"the wheel lacks the data file {rel}")
     for line in failures:
         print("wheel check failed:", line, file=sys.stderr)
     print(f"imported {len(source_modules(repo))} modules from the wheel")

@@ -13,6 +13,8 @@ import click
 from smriti import paths
 from smriti.app import App
 from smriti.errors import SmritiError
+from smriti.hooks.protocol import AGENTS as HOOK_AGENTS
+from smriti.store import DAMAGED_DB_ERRORS, KnowledgeRow
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -21,13 +23,11 @@ class SmritiGroup(click.Group):
     """Turns library errors into one clear line and exit 1, never a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        import apsw
-
         try:
             return super().invoke(ctx)
         except SmritiError as exc:
             raise click.ClickException(str(exc)) from None
-        except (apsw.CorruptError, apsw.NotADBError) as exc:
+        except DAMAGED_DB_ERRORS as exc:
             # A store whose header is sound opens fine; damage further in shows on the first read
             # of a bad page, in whatever command reads it.
             app = ctx.obj if isinstance(ctx.obj, App) else None
@@ -147,7 +147,12 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
 @click.option("--category", "-c", help="Only this category (a parent matches its children).")
 @click.option("--since", help="Only messages since a date (2026-11-01) or a span (7d, 12h, 2w).")
 @click.option("files", "--file", multiple=True, help="Only sessions that touched this file path.")
-@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(min=1), help="How many sessions.")
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(min=1), help="How many results.")
+@click.option(
+    "--kind",
+    type=click.Choice(["session", "knowledge"]),
+    help="Only sessions, or only the team's knowledge items (default: both).",
+)
 @click.option("json_", "--json", is_flag=True, help="Print results as JSON.")
 @click.pass_context
 def search(
@@ -159,16 +164,20 @@ def search(
     since: str | None,
     files: tuple[str, ...],
     limit: int,
+    kind: str | None,
     json_: bool,
 ) -> None:
-    """Find sessions by what was said in them (BM25, best session first).
+    """Find sessions and team knowledge by what was said in them (BM25, best first).
 
     The query is plain words: no query syntax, quotes or operators are interpreted.
+    Knowledge items are the team's active ones (shared or synced); `--json` gives each
+    result's `kind` ("session" or "knowledge") and the `id` that `smriti show` takes.
 
     \b
     Example:
         smriti search "pool exhausted" --project payments-api
         smriti search migration --agent claude-code --since 7d --json
+        smriti search psycopg --kind knowledge
     """
     from smriti.ingest import check_agents
     from smriti.search import search as run_search
@@ -186,6 +195,7 @@ def search(
         since=since,
         files=files,
         limit=limit,
+        kind=kind,
     )
     if json_:
         emit_json([h.to_json() for h in hits])
@@ -195,9 +205,9 @@ def search(
         return
     for h in hits:
         when = (h.timestamp or "")[:10]
+        who = f"team · {h.author}" if h.kind == "knowledge" and h.author else (h.agent or "-")
         click.echo(
-            click.style(f"{h.session_id}", fg="yellow")
-            + f"  {when}  {h.agent}  {h.project or '-'}  score {h.score:.2f}"
+            click.style(f"{h.id}", fg="yellow") + f"  {when}  {who}  {h.project or '-'}  {h.kind}  score {h.score:.2f}"
         )
         if h.title:
             click.echo(f"  {_short(h.title, 96)}")
@@ -295,6 +305,58 @@ def sessions(
 
 
 @cli.command()
+@click.option("--project", "-P", help="Only this project's repo: a name, a remote or a path.")
+@click.option("--category", "-c", help="Only this category (a parent matches its children).")
+@click.option(
+    "--status",
+    type=click.Choice(["active", "superseded", "withdrawn", "all"]),
+    default="active",
+    show_default=True,
+    help="Which items by their status.",
+)
+@click.option("--limit", "-n", default=50, show_default=True, type=click.IntRange(min=1))
+@click.option("json_", "--json", is_flag=True, help="Print items as JSON (without their bodies).")
+@click.pass_context
+def knowledge(
+    ctx: click.Context, project: str | None, category: str | None, status: str, limit: int, json_: bool
+) -> None:
+    """List the team knowledge items in the store (shared here or synced), newest first.
+
+    `smriti show ID` prints one in full; `smriti search QUERY --kind knowledge` searches them.
+
+    \b
+    Example:
+        smriti knowledge
+        smriti knowledge --project payments-api --category bug --json
+    """
+    from smriti.search import category_filter, project_keys
+
+    app = _app(ctx)
+    keys = project_keys(app.store, project)
+    cats = category_filter(app.store, category)
+    if category and not cats:
+        cats = (category,)
+    statuses = () if status == "all" else (status,)
+    rows = app.store.list_knowledge(repos=keys, categories=cats, statuses=statuses, limit=limit)
+    if json_:
+        emit_json(
+            [{k: v for k, v in r.to_json().items() if k != "body"} | {"repo": r.repo, "path": r.path} for r in rows]
+        )
+        return
+    if not rows:
+        click.echo("No knowledge items: `smriti share` writes them, `smriti sync` imports a team's.", err=True)
+        return
+    for r in rows:
+        when = (r.shared or r.created or "")[:10]
+        click.echo(
+            click.style(r.id, fg="yellow")
+            + f"  {when:10}  {_short(r.category, 22):22} {_short(r.author or '-', 16):16} "
+            + _short(r.title, 60)
+            + ("" if r.status == "active" else f"  ({r.status})")
+        )
+
+
+@cli.command()
 @click.argument("ident", metavar="ID")
 @click.option("--full", is_flag=True, help="Show tool output and injected context in full.")
 @click.option("json_", "--json", is_flag=True, help="Print the session and its messages as JSON.")
@@ -378,18 +440,18 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
         click.echo()
 
 
-def _show_knowledge(item: dict[str, Any], json_: bool) -> None:
+def _show_knowledge(item: KnowledgeRow, json_: bool) -> None:
     """A synced team item: its provenance, then its body (data written by a teammate)."""
     if json_:
-        emit_json({k: v for k, v in item.items() if k != "rowid"})
+        emit_json(item.to_json())
         return
-    click.echo(click.style(item["title"], bold=True))
+    click.echo(click.style(item.title, bold=True))
     click.echo(
-        f"{item['id']} · team item by {item['author'] or '?'} · {item['category']} · {item['agent'] or '-'} · "
-        f"{item['created']} · {item['status']}" + (f" · {item['path']}" if item["path"] else "")
+        f"{item.id} · team item by {item.author or '?'} · {item.category} · {item.agent or '-'} · "
+        f"{item.created} · {item.status}" + (f" · {item.path}" if item.path else "")
     )
     click.echo()
-    click.echo(item["body"])
+    click.echo(item.body)
 
 
 @cli.command()
@@ -407,7 +469,7 @@ def status(ctx: click.Context, json_: bool) -> None:
         smriti status
         smriti status --json
     """
-    from smriti.status import print_status
+    from smriti.render import print_status
     from smriti.status import status as run_status
 
     app = _app(ctx)
@@ -738,7 +800,7 @@ def hooks() -> None:
     """Wire smriti into agents and git (recording, recall, background sync)."""
 
 
-_AGENT_CHOICE = click.Choice(["claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline"])
+_AGENT_CHOICE = click.Choice(list(HOOK_AGENTS))
 _SCOPE = click.option(
     "--scope",
     type=click.Choice(["user", "project"]),
@@ -875,11 +937,11 @@ def hooks_status(agents: tuple[str, ...], scope: str, repo: Path | None, json_: 
         smriti hooks status
         smriti hooks status --agent codex --json
     """
-    from smriti.hooks.install import SPECS, status
+    from smriti.hooks.install import status
     from smriti.hooks.log import health
 
     root = _repo(repo) if scope == "project" else None
-    rows = [status(a, scope, root) for a in (agents or tuple(SPECS))]
+    rows = [status(a, scope, root) for a in (agents or HOOK_AGENTS)]
     runtime = health(str(paths.data_dir()))
     if json_:
         emit_json({"agents": rows, "runtime": runtime})
@@ -892,7 +954,8 @@ def hooks_status(agents: tuple[str, ...], scope: str, repo: Path | None, json_: 
         click.echo(f"{r['agent']:12} {state:20} {r['path']}")
         if r["command_ok"] is False:
             click.echo(
-                f"{'':12} the command no longer exists: {', '.join(r['commands'])}; run `smriti hooks install --agent {r['agent']}` again"
+                f"{'':12} the command no longer exists: {', '.join(r['commands'])}; "
+                f"run `smriti hooks install --agent {r['agent']}` again"
             )
         if r["problem"]:
             click.echo(f"{'':12} {r['problem']}")
@@ -1018,7 +1081,7 @@ def doctor(ctx: click.Context, repair: bool, json_: bool) -> None:
         smriti doctor --repair --json
     """
     from smriti.maintenance import doctor_all
-    from smriti.status import print_doctor
+    from smriti.render import print_doctor
 
     app = _app(ctx)
     report = doctor_all(app, repair=repair)

@@ -2,6 +2,10 @@
 
 - One document per message, or per chunk of a long one, carrying the message and session row
   ids as fast fields (hits are resolved through the store; the index stores no text).
+- Every document also carries its passage (`pid`): the window of a user turn it belongs to (the
+  store numbers them, see `IndexDoc.passage`), a session digest's own, or the section of a
+  knowledge item (items are indexed one document per `## ` section). Recall ranks sessions and
+  items by their best passages, so a long session does not win by holding more words.
 - Fed only from the store's outbox, under one cross-process writer lock (an flock on
   `<data dir>/index.lock`), so concurrent ingests never lose or double a change.
 - Filters are MUST clauses inside the query, never applied after a global top-k.
@@ -25,7 +29,7 @@ import tantivy
 
 from smriti.store import IndexDoc, Store
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 TOKENIZER = "smriti_en"
 CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool output does not
 CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
@@ -34,6 +38,8 @@ VERSION_FILE = "smriti-index.json"
 SMALL_SET = 512  # up to this many sessions, a session filter is a disjunction of term queries
 
 Progress = Callable[[int, int], None]
+# (score, message rowid, session rowid, knowledge rowid, passage): recall reads thousands per prompt
+RawHit = tuple[float, int, int, int, int]
 
 
 def _analyzer() -> tantivy.TextAnalyzer:
@@ -55,6 +61,7 @@ def _schema() -> tantivy.Schema:
     b.add_integer_field("mid", stored=False, indexed=True, fast=True)
     b.add_integer_field("sid", stored=False, indexed=True, fast=True)
     b.add_integer_field("kid", stored=False, indexed=True, fast=True)  # knowledge item row, else 0
+    b.add_integer_field("pid", stored=False, indexed=False, fast=True)  # passage within the session/item
     b.add_integer_field("ts", stored=False, indexed=True, fast=True)
     for name in ("agent", "project", "category", "role", "kind", "tier", "status"):
         b.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
@@ -74,6 +81,20 @@ def chunks(text: str) -> list[str]:
     if len(text) <= CHUNK_OVER:
         return [text]
     return [text[i : i + CHUNK_CHARS] for i in range(0, len(text), CHUNK_CHARS)]
+
+
+def sections(text: str) -> list[str]:
+    """A knowledge item's text cut before each `## ` heading: the title and front matter words
+    stay with the first section. Recall and search find an item by its best section."""
+    out: list[str] = []
+    current: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith("## ") and current:
+            out.append("\n".join(current))
+            current = []
+        current.append(line)
+    out.append("\n".join(current))
+    return out  # blank pieces kept: a section's number must not depend on what precedes it
 
 
 @dataclass(frozen=True)
@@ -170,12 +191,23 @@ class Index:
                 fcntl.flock(fh, fcntl.LOCK_UN)
 
     def _add(self, writer: tantivy.IndexWriter, doc: IndexDoc) -> None:
-        for piece in chunks(doc.text):
+        if doc.knowledge_rowid:
+            pieces = [
+                (n, chunk)
+                for n, section in enumerate(sections(doc.text))
+                if section.strip()
+                for chunk in chunks(section)
+            ]
+        else:
+            passage = doc.passage if doc.message_rowid > 0 else -1  # -1: a session's digest
+            pieces = [(passage, chunk) for chunk in chunks(doc.text)]
+        for passage, piece in pieces:
             d = tantivy.Document()
             d.add_text("text", piece)
             d.add_integer("mid", doc.message_rowid)
             d.add_integer("sid", doc.session_rowid)
             d.add_integer("kid", doc.knowledge_rowid)
+            d.add_integer("pid", passage)
             d.add_integer("ts", epoch_seconds(doc.timestamp))
             d.add_text("agent", doc.agent)
             d.add_text("project", doc.project or "")
@@ -287,8 +319,9 @@ class Index:
         # A term-set query walks the whole field (~1 ms at 200k documents whatever the set's size);
         # a few hundred term queries OR'd cost a tenth of that. Recall's refine step runs one per
         # common concept of a prompt.
-        if self._sessions_memo[0] == rowids:
-            return self._sessions_memo[1]  # the same pool, once per common concept
+        memo_rowids, memo_query = self._sessions_memo
+        if memo_rowids == rowids and memo_query is not None:
+            return memo_query  # the same pool, once per common concept
         if len(rowids) > SMALL_SET:
             query = tantivy.Query.term_set_query(self.schema, "sid", list(rowids))
         else:
@@ -358,7 +391,11 @@ class Index:
         mids = searcher.fast_field_values("mid", addrs)
         sids = searcher.fast_field_values("sid", addrs)
         kids = searcher.fast_field_values("kid", addrs)
-        return [Hit(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None]
+        return [
+            Hit(score, int(m), int(s or 0), int(k or 0))
+            for (score, _), m, s, k in zip(result.hits, mids, sids, kids, strict=True)
+            if m is not None
+        ]
 
     def filter_clauses(self, filters: Filters) -> list[tuple[tantivy.Occur, tantivy.Query]] | None:
         """The filters as clauses to AND with a scored query without adding to its score (recall's
@@ -374,7 +411,7 @@ class Index:
             out.insert(0, (tantivy.Occur.Must, tantivy.Query.const_score_query(tantivy.Query.boolean_query(must), 0.0)))
         return out
 
-    def _run(self, text_q: tantivy.Query, filters: Filters, limit: int) -> list[tuple[float, int, int, int]]:
+    def _run(self, text_q: tantivy.Query, filters: Filters, limit: int) -> list[RawHit]:
         clauses = self.filter_clauses(filters)
         if clauses is None:
             return []
@@ -387,7 +424,12 @@ class Index:
         mids = searcher.fast_field_values("mid", addrs)
         sids = searcher.fast_field_values("sid", addrs)
         kids = searcher.fast_field_values("kid", addrs)
-        return [(score, m, s, k or 0) for (score, _), m, s, k in zip(result.hits, mids, sids, kids) if m is not None]
+        pids = searcher.fast_field_values("pid", addrs)
+        return [
+            (score, int(m), int(s or 0), int(k or 0), int(p or 0))
+            for (score, _), m, s, k, p in zip(result.hits, mids, sids, kids, pids, strict=True)
+            if m is not None
+        ]
 
     def _best_of(self, alternatives: list[tuple[list[str], float]]) -> tantivy.Query | None:
         subs = []
@@ -403,18 +445,18 @@ class Index:
 
     def search_best_of(
         self, alternatives: list[tuple[list[str], float]], filters: Filters = Filters(), limit: int = 200
-    ) -> list[tuple[float, int, int, int]]:
+    ) -> list[RawHit]:
         """Recall's query helper: documents matching any of `alternatives` (analyzed words that must
         all occur, and a weight), each scored by its best alternative's BM25 times that weight
         (a disjunction-max of boosted queries; the filters add nothing to the score). Returns
-        plain (score, message_rowid, session_rowid, knowledge_rowid) tuples, as `Hit` has them:
+        plain (score, message_rowid, session_rowid, knowledge_rowid, passage) tuples:
         recall reads thousands per prompt."""
         text_q = self._best_of(alternatives)
         return [] if text_q is None else self._run(text_q, filters, limit)
 
     def search_any_of(
         self, groups: list[list[tuple[list[str], float]]], filters: Filters = Filters(), limit: int = 200
-    ) -> list[tuple[float, int, int, int]]:
+    ) -> list[RawHit]:
         """Documents matching any of `groups` (each a `search_best_of` alternatives list), scored by
         the sum of each group's best-alternative score: the documents that hold most of them first."""
         subs = [q for q in map(self._best_of, groups) if q is not None]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -100,7 +100,7 @@ def plan_sources(
     agents: list[str],
     paths: list[Path],
     result: IngestResult,
-    project_roots: list[Path] = (),  # type: ignore[assignment]
+    project_roots: Sequence[Path] = (),
 ) -> list[tuple[Adapter, Path]]:
     """Every (adapter, source) pair this run should look at."""
     chosen = check_agents(registry, agents) if agents else None
@@ -126,8 +126,10 @@ def plan_sources(
                 tasks.extend((adapter, p) for p in adapter.discover(root))
         for name in getattr(adapter, "project_files", ()):
             tasks.extend((adapter, f) for root in project_roots if (f := root / name).is_file())
-    seen: set[tuple[str, Path]] = set()
-    return [t for t in tasks if (key := (t[0].name, t[1])) not in seen and not seen.add(key)]
+    unique: dict[tuple[str, Path], tuple[Adapter, Path]] = {}
+    for adapter, found in tasks:
+        unique.setdefault((adapter.name, found), (adapter, found))
+    return list(unique.values())
 
 
 def ingest(

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from smriti.errors import InvalidInput, StoreError
 from smriti.index import Index
-from smriti.store import Store
+from smriti.store import DAMAGED_DB_ERRORS, Store
 
 if TYPE_CHECKING:
     from smriti.app import App
@@ -151,16 +151,15 @@ def doctor(
 def doctor_all(app: App, *, repair: bool = False, cwd: Path | None = None) -> DoctorReport:
     """Everything `smriti doctor` checks: the store (set aside when unreadable and repairing),
     the index (opened only when it is sound or being repaired), and the agents' hook installations."""
-    import apsw
-
     from smriti import paths
     from smriti.status import hook_installations, index_problem, repo_around
 
+    unreadable: tuple[type[Exception], ...] = (StoreError, *DAMAGED_DB_ERRORS)
     try:
         store = app.store  # StoreError: the file is no SQLite database at all
         problem = index_problem(app.data_dir) if store.expected_index_docs() else None
         report = doctor(store, app.index if problem is None or repair else None, repair=repair, index_problem=problem)
-    except (StoreError, apsw.CorruptError, apsw.NotADBError) as exc:  # damage past the header shows on read
+    except unreadable as exc:  # damage past the header shows on read
         report = DoctorReport()
         db = paths.db_path(app.data_dir)
         detail = (

@@ -14,7 +14,7 @@ in docs/mcp.md.
   the hooks inject, and `show` returns stored text as JSON string fields.
 """
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 INSTALL_HINT = (
     "smriti mcp needs the MCP SDK, which is an optional extra: pip install 'smriti[mcp]' (or: pip install mcp)"
@@ -42,16 +42,18 @@ def sdk_available() -> bool:
 
 def _sdk() -> tuple[Any, type[Exception]]:
     """The server class and the error a tool raises to report a failure to the client."""
+    # Imported by name: the two SDK majors lay their modules out differently and only one is
+    # installed, so static imports of both could not type-check against either.
+    import importlib
+
     try:
-        from mcp.server.mcpserver import MCPServer  # mcp >= 2
-        from mcp.server.mcpserver.exceptions import ToolError
-
-        return MCPServer, ToolError
+        server = importlib.import_module("mcp.server.mcpserver")  # mcp >= 2
+        errors = importlib.import_module("mcp.server.mcpserver.exceptions")
+        return server.MCPServer, errors.ToolError
     except ImportError:
-        from mcp.server.fastmcp import FastMCP  # mcp 1.x
-        from mcp.server.fastmcp.exceptions import ToolError
-
-        return FastMCP, ToolError
+        server = importlib.import_module("mcp.server.fastmcp")  # mcp 1.x
+        errors = importlib.import_module("mcp.server.fastmcp.exceptions")
+        return server.FastMCP, errors.ToolError
 
 
 def _reported(fn: Any, tool_error: type[Exception]) -> Any:
@@ -110,6 +112,7 @@ def do_search(
     category: str | None = None,
     since: str | None = None,
     limit: int = 10,
+    kind: str | None = None,
 ) -> dict[str, Any]:
     from smriti.ingest import check_agents
     from smriti.search import search
@@ -126,6 +129,7 @@ def do_search(
             category=category,
             since=since,
             limit=limit,
+            kind=kind,
         )
         return {"results": [h.to_json() for h in hits]}
 
@@ -152,7 +156,8 @@ def do_show(id: str, full: bool = False) -> dict[str, Any]:  # noqa: A002 (the t
                 "supersedes",
                 "body",
             )
-            return {"kind": "knowledge", "tier": "team", **{k: item[k] for k in keys}}
+            fields = item.to_json()
+            return {"kind": "knowledge", "tier": "team", **{k: fields[k] for k in keys}}
         try:
             session = app.store.get_session(id)
         except NotFound:
@@ -208,7 +213,8 @@ def build() -> Any:
         project: Annotated[
             str | None,
             Field(
-                description="The asking project: a name, a git remote (github.com/org/repo) or a path. Default: the server's --project, else the repo around its working directory."
+                description="The asking project: a name, a git remote (github.com/org/repo) or a path. "
+                "Default: the server's --project, else the repo around its working directory."
             ),
         ] = None,
         limit: Annotated[int, Field(description="How many items at most.", ge=1, le=50)] = 5,
@@ -220,9 +226,9 @@ def build() -> Any:
     @server.tool(
         name="search",
         description=(
-            "Search stored coding-agent sessions (BM25 over every message, best sessions first). Returns "
-            "`results`: [{session_id, native_id, agent, project, category, score, snippet, timestamp, title, "
-            "message}]. Pass a session_id to `show` to read the session."
+            "Search stored coding-agent sessions and the team's knowledge items (BM25, best first). Returns "
+            "`results`: [{kind, id, session_id, native_id, agent, project, category, score, snippet, timestamp, "
+            "title, message, path, author}]; kind is 'session' or 'knowledge'. Pass an id to `show` to read it."
         ),
     )
     def search_tool(
@@ -238,9 +244,13 @@ def build() -> Any:
         since: Annotated[
             str | None, Field(description="Only messages since a date (2026-11-01) or a span (7d, 12h, 2w).")
         ] = None,
-        limit: Annotated[int, Field(description="How many sessions.", ge=1, le=100)] = 10,
+        limit: Annotated[int, Field(description="How many results.", ge=1, le=100)] = 10,
+        kind: Annotated[
+            Literal["session", "knowledge"] | None,
+            Field(description="Only sessions, or only team knowledge items (default: both)."),
+        ] = None,
     ) -> dict[str, Any]:
-        return search_(query, project, agent, category, since, limit)
+        return search_(query, project, agent, category, since, limit, kind)
 
     @server.tool(
         name="show",

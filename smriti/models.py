@@ -13,6 +13,118 @@ ROLES = ("user", "assistant", "tool", "system")
 KINDS = ("prompt", "response", "tool_call", "tool_result", "summary", "injected_context")
 UNINDEXED_KINDS = frozenset({"injected_context"})
 
+# What a tool call does, whatever the agent calls its tool: Claude's `Edit`, Codex's `apply_patch` and
+# Cline's `replace_in_file` are all an "edit". Adapters set `Message.action` from `tool_action`, and
+# the digest reads the action, never a tool's name. "other" is a call none of these describe.
+ACTIONS = ("edit", "write", "read", "shell", "search", "fetch", "task", "other")
+
+# Every agent's tool names, lowercased, and the action each performs. One table: the adapters set
+# actions from it, and messages stored before actions were (action NULL) are read back through it.
+TOOL_ACTIONS: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "bash",
+            "shell",
+            "local_shell",
+            "local_shell_call",
+            "shell_command",
+            "container.exec",
+            "exec",
+            "exec_command",
+            "execute",
+            "execute_command",
+            "command",
+            "run_command",
+            "run_shell_command",
+            "run_in_terminal",
+            "run_terminal_cmd",
+            "terminal",
+            "builtin_run_terminal_command",
+        ),
+        "shell",
+    ),
+    **dict.fromkeys(
+        (
+            "edit",
+            "multiedit",
+            "multi_edit",
+            "notebookedit",
+            "edit_file",
+            "apply_patch",
+            "applypatch",
+            "apply_diff",
+            "str_replace",
+            "strreplace",
+            "str_replace_editor",
+            "str_replace_based_edit_tool",
+            "replace",
+            "replace_in_file",
+            "replace_string_in_file",
+            "search_replace",
+            # multi-command editors ({"command": "str_replace" | "create" | "view", …}): mostly edits
+            "editor",
+            "text_editor",
+            "code_action",  # Windsurf's edit step
+            "editedexistingfile",  # Cline's UI record of an edit
+        ),
+        "edit",
+    ),
+    **dict.fromkeys(("write", "write_file", "write_to_file", "create_file", "create", "newfilecreated"), "write"),
+    **dict.fromkeys(
+        (
+            "read",
+            "read_file",
+            "readfile",
+            "read_many_files",
+            "builtin_read_file",
+            "view",
+            "view_file",
+            "cat",
+            "open",
+            "open_file",
+            "notebookread",
+        ),
+        "read",
+    ),
+    **dict.fromkeys(
+        (
+            "grep",
+            "grep_search",
+            "glob",
+            "ls",
+            "find",
+            "find_files",
+            "file_search",
+            "search",
+            "search_files",
+            "search_file_content",
+            "codebase_search",
+            "search_codebase",
+            "list_dir",
+            "list_directory",
+            "list_files",
+        ),
+        "search",
+    ),
+    **dict.fromkeys(("webfetch", "web_fetch", "fetch", "websearch", "web_search", "google_web_search"), "fetch"),
+    **dict.fromkeys(("task", "agent"), "task"),
+}
+# A tool the table does not name is still a shell when it runs a command and says so in its name
+# (`mcp__box__exec_shell` with {"command": …}).
+_SHELL_NAME_PARTS = ("shell", "bash", "terminal", "command", "exec")
+
+
+def tool_action(tool_name: str | None, tool_input: Any = None) -> str:
+    """The action (one of `ACTIONS`) of a call to the tool of this name with this input."""
+    name = (tool_name or "").lower()
+    action = TOOL_ACTIONS.get(name)
+    if action is not None:
+        return action
+    if isinstance(tool_input, dict) and ("command" in tool_input or "cmd" in tool_input):
+        if any(part in name for part in _SHELL_NAME_PARTS):
+            return "shell"
+    return "other"
+
 
 @dataclass(frozen=True, slots=True)
 class Message:
@@ -28,12 +140,27 @@ class Message:
     tool_input: Any = None  # JSON-serialisable
     files: tuple[str, ...] = ()
     sidechain: bool = False
+    # What a tool call (and its result) does, one of ACTIONS; None when the adapter did not say,
+    # in which case readers take `tool_action(tool_name, tool_input)`. Last, so that adapters
+    # written before it existed keep working.
+    action: str | None = None
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ValueError(f"unknown role {self.role!r}")
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind {self.kind!r}")
+        if self.action is not None and self.action not in ACTIONS:
+            raise ValueError(f"unknown action {self.action!r}")
+
+    @property
+    def effective_action(self) -> str | None:
+        """The action of a tool call or result, from the adapter or else from the tool's name; None for prose."""
+        if self.action is not None:
+            return self.action
+        if self.kind not in ("tool_call", "tool_result"):
+            return None
+        return tool_action(self.tool_name, self.tool_input)
 
     @property
     def indexed(self) -> bool:

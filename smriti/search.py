@@ -1,4 +1,6 @@
-"""Search: index hits aggregated per session, resolved through the store, with snippets."""
+"""Search: index hits aggregated per session or team knowledge item, resolved through the store,
+with snippets. Sessions and the team's (active) knowledge items rank together by BM25; `kind`
+narrows to one of them."""
 
 from __future__ import annotations
 
@@ -9,25 +11,33 @@ from datetime import UTC, datetime, timedelta
 from smriti import project as projects
 from smriti.errors import InvalidInput
 from smriti.index import Filters, Index
-from smriti.store import Store
+from smriti.store import KnowledgeRow, Store
 
 # A session is more than its best line: further matching messages add a damped share.
 EXTRA_HIT_WEIGHTS = (0.25, 0.15, 0.1)
 CANDIDATES_PER_RESULT = 20
 
 
+KINDS = ("session", "knowledge")
+INACTIVE_STATUSES = ("superseded", "withdrawn")
+
+
 @dataclass(frozen=True)
 class SearchHit:
-    session_id: str
-    native_id: str
-    agent: str
+    session_id: str | None  # None for a knowledge item
+    native_id: str | None  # a knowledge item's: the agent's id of the session it was shared from
+    agent: str | None
     project: str | None
     category: str
     score: float
     snippet: str
     timestamp: str | None
     title: str | None
-    message: int  # seq of the best-matching message, for `smriti show ID`
+    message: int  # seq of the best-matching message, for `smriti show ID` (0 for a knowledge item)
+    kind: str = "session"  # "session" | "knowledge"
+    id: str = ""  # what `smriti show` takes: the session id, or the knowledge item's id
+    path: str | None = None  # a knowledge item's file in its repo
+    author: str | None = None  # a knowledge item's author (as written in the file, unverified)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -109,37 +119,53 @@ def search(
     since: str | None = None,
     files: tuple[str, ...] = (),
     limit: int = 10,
+    kind: str | None = None,
 ) -> list[SearchHit]:
+    """`kind`: "session", "knowledge", or None for both. Knowledge items are the team's active ones
+    (superseded and withdrawn items are left out); `files` narrows to sessions."""
     if limit < 1:
         raise InvalidInput("--limit must be at least 1")
+    if kind is not None and kind not in KINDS:
+        raise InvalidInput(f"unknown kind {kind!r}: use one of {', '.join(KINDS)}")
+    if files and kind == "knowledge":
+        raise InvalidInput("--file narrows sessions: it cannot be used with --kind knowledge")
+    tiers = {"session": ("own",), "knowledge": ("team",)}.get(kind or "", ("own",) if files else ())
     filters = Filters(
         agents=agents,
         projects=project_keys(store, project),
         categories=category_filter(store, category),
         sessions=tuple(store.sessions_touching(files)) if files else None,
         since=parse_since(since),
-        tiers=("own",),
+        tiers=tiers,
+        exclude_statuses=INACTIVE_STATUSES,
     )
     terms = index.analyze(query)
     hits = index.search(query, filters, limit=max(limit * CANDIDATES_PER_RESULT, 100))
-    per_session: dict[int, list] = {}
+    per_key: dict[tuple[str, int], list] = {}
     for hit in hits:
-        per_session.setdefault(hit.session_rowid, []).append(hit)
+        key = ("knowledge", hit.knowledge_rowid) if hit.knowledge_rowid else ("session", hit.session_rowid)
+        per_key.setdefault(key, []).append(hit)
     scored = []
-    for sid, session_hits in per_session.items():
-        best = max(session_hits, key=lambda h: h.score)
-        others = sorted((h.score for h in session_hits if h is not best), reverse=True)
-        score = best.score + sum(w * s for w, s in zip(EXTRA_HIT_WEIGHTS, others))
-        scored.append((score, sid, best))
+    for key, key_hits in per_key.items():
+        best = max(key_hits, key=lambda h: h.score)
+        others = sorted((h.score for h in key_hits if h is not best), reverse=True)
+        score = best.score + sum(w * s for w, s in zip(EXTRA_HIT_WEIGHTS, others, strict=False))
+        scored.append((score, key, best))
     scored.sort(key=lambda t: (-t[0], t[1]))
     top = scored[:limit]
-    sessions = store.sessions_by_rowid(sid for _, sid, _ in top)
+    sessions = store.sessions_by_rowid(key[1] for _, key, _ in top if key[0] == "session")
+    items = store.knowledge_by_rowid(key[1] for _, key, _ in top if key[0] == "knowledge")
     texts = store.message_texts(best.message_rowid for _, _, best in top if best.message_rowid > 0)
-    texts.update({-sid: store.digest_text(sid) for _, sid, best in top if best.message_rowid < 0})
-    seqs = store.message_seqs(best.message_rowid for _, _, best in top)
+    texts.update({best.message_rowid: store.digest_text(key[1]) for _, key, best in top if best.message_rowid < 0})
+    seqs = store.message_seqs(best.message_rowid for _, _, best in top if best.message_rowid > 0)
     out = []
-    for score, sid, best in top:
-        s = sessions.get(sid)
+    for score, key, best in top:
+        if key[0] == "knowledge":
+            k = items.get(key[1])
+            if k is not None:
+                out.append(_knowledge_hit(k, score, terms))
+            continue
+        s = sessions.get(key[1])
         if s is None:  # removed since the index was written; the next sync drops it
             continue
         out.append(
@@ -154,6 +180,27 @@ def search(
                 timestamp=s.ended_at or s.started_at,
                 title=s.title,
                 message=seqs.get(best.message_rowid, 0),
+                kind="session",
+                id=s.session_id,
             )
         )
     return out
+
+
+def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str]) -> SearchHit:
+    return SearchHit(
+        session_id=None,
+        native_id=k.session,
+        agent=k.agent,
+        project=k.project,
+        category=k.category or "uncategorized",
+        score=round(score, 4),
+        snippet=snippet(k.body, terms),
+        timestamp=k.shared or k.created,
+        title=k.title,
+        message=0,
+        kind="knowledge",
+        id=k.id,
+        path=k.path,
+        author=k.author,
+    )

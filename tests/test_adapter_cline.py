@@ -159,14 +159,12 @@ def test_every_fixture_source_has_an_expectation() -> None:
 def test_native_tools_task_details() -> None:
     s = ClineAdapter().parse(CLINE_EXT / "tasks" / "1733312345678" / "api_conversation_history.json").sessions[0]
     prompts = [m.text for m in s.messages if m.kind == "prompt"]
-    assert (
-        prompts
-        == [
-            "The login form accepts empty passwords. Fix validation in src/auth/login.ts and add a test.",  # <task> unwrapped
-            "Also trim whitespace before checking.",  # feedback given while denying a tool
-            "Thanks! Please also add a CHANGELOG entry.",  # reply to attempt_completion
-        ]
-    )
+    assert prompts == [
+        # the <task> text, unwrapped:
+        "The login form accepts empty passwords. Fix validation in src/auth/login.ts and add a test.",
+        "Also trim whitespace before checking.",  # feedback given while denying a tool
+        "Thanks! Please also add a CHANGELOG entry.",  # reply to attempt_completion
+    ]
     results = [m for m in s.messages if m.kind == "tool_result"]
     assert [r.tool_name for r in results] == [
         "read_file",

@@ -4,6 +4,7 @@ configuration (and its errors), determinism, incremental folding, and robustness
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -75,12 +76,14 @@ EXAMPLES = {
     ],
     "bug/investigation": [
         u(
-            "p99 latency of the search endpoint doubled after Tuesday's deploy. Don't change anything yet, I want to understand the root cause first."
+            "p99 latency of the search endpoint doubled after Tuesday's deploy. Don't change anything yet, I want to "
+            "understand the root cause first."
         ),
         call("Bash", "git log --oneline --since=tuesday", command="git log --oneline --since=tuesday"),
         res("9f3c2a1 search: rank by recency\n41d0b7e deps: bump elasticsearch client"),
         a(
-            "The recency boost adds a script score that runs on every hit; the profile shows 70% of the time in it. That's the likely cause."
+            "The recency boost adds a script score that runs on every hit; the profile shows 70% of the time in it. "
+            "That's the likely cause."
         ),
     ],
     "code/review": [
@@ -88,7 +91,8 @@ EXAMPLES = {
         call("Read", "/tmp/pr.diff", file_path="/tmp/pr.diff"),
         res("+def get(u):\n+    try:\n+        return requests.get(u).json()\n+    except:\n+        pass", "Read"),
         a(
-            "Review notes: the bare except swallows errors, `u` should be `url`, and a timeout is missing. Requesting changes."
+            "Review notes: the bare except swallows errors, `u` should be `url`, and a timeout is missing. Requesting "
+            "changes."
         ),
     ],
     "code/snippet": [
@@ -97,18 +101,22 @@ EXAMPLES = {
     ],
     "architecture/design": [
         u(
-            "Sketch the architecture for ingesting 50k webhook events per second: components, data flow, and what happens when the consumers fall behind."
+            "Sketch the architecture for ingesting 50k webhook events per second: components, data flow, and what "
+            "happens when the consumers fall behind."
         ),
         a(
-            "Components: an edge receiver that validates and enqueues to Kafka, partitioned by tenant; stateless consumers; a dead-letter topic. When consumers lag, Kafka buffers; autoscale consumers on lag."
+            "Components: an edge receiver that validates and enqueues to Kafka, partitioned by tenant; stateless "
+            "consumers; a dead-letter topic. When consumers lag, Kafka buffers; autoscale consumers on lag."
         ),
     ],
     "feature/requirement": [
         u(
-            "Before we build anything for saved searches, write the user stories and acceptance criteria. Out of scope: sharing searches."
+            "Before we build anything for saved searches, write the user stories and acceptance criteria. Out of "
+            "scope: sharing searches."
         ),
         a(
-            "**Story:** As a user I want to save a search so that I can rerun it.\nAcceptance criteria:\n- Saved searches appear in the sidebar.\n- A user can rename and delete them."
+            "**Story:** As a user I want to save a search so that I can rerun it.\nAcceptance criteria:\n- Saved "
+            "searches appear in the sidebar.\n- A user can rename and delete them."
         ),
     ],
     "feature/implementation": [
@@ -142,19 +150,22 @@ EXAMPLES = {
     "decision/process": [
         u("We keep arguing about how to do releases. Propose a release process and branching policy for the team."),
         a(
-            "Trunk-based development, release branches cut every two weeks, one approval per PR. The team agreed to adopt it next sprint."
+            "Trunk-based development, release branches cut every two weeks, one approval per PR. The team agreed to "
+            "adopt it next sprint."
         ),
     ],
     "topic/explanation": [
         u("Can you explain how Python's asyncio event loop schedules coroutines under the hood?"),
         a(
-            "The loop keeps a ready queue of callbacks; awaiting a future suspends the coroutine until the future's callback puts it back in the ready queue."
+            "The loop keeps a ready queue of callbacks; awaiting a future suspends the coroutine until the future's "
+            "callback puts it back in the ready queue."
         ),
     ],
     "topic/comparison": [
         u("What are the differences between TCP and QUIC? Not picking one, just want to understand."),
         a(
-            "QUIC runs over UDP, multiplexes streams without head-of-line blocking and builds TLS 1.3 into the handshake."
+            "QUIC runs over UDP, multiplexes streams without head-of-line blocking and builds TLS 1.3 into the "
+            "handshake."
         ),
     ],
     "topic/learning": [
@@ -247,7 +258,8 @@ def test_injected_context_is_ignored() -> None:
 def test_injected_blocks_inside_a_prompt_are_ignored() -> None:
     clean = u("Can you explain how Python's asyncio event loop schedules coroutines?")
     dirty = u(
-        "<system-reminder>crash bug fix regression traceback</system-reminder>Can you explain how Python's asyncio event loop schedules coroutines?"
+        "<system-reminder>crash bug fix regression traceback</system-reminder>Can you explain how Python's asyncio "
+        "event loop schedules coroutines?"
     )
     assert score_messages([dirty]) == score_messages([clean])
 
@@ -473,6 +485,15 @@ def test_fingerprint_tracks_the_settings() -> None:
         ('[[categorize.rules]]\ncategory = "bug"\npattern = "x"\nkinds = ["injected_context"]\n', ["unknown kinds"]),
         ('[[categorize.rules]]\ncategory = "bug"\npattern = "x"\nrole = ["user"]\n', ["unknown key", "role"]),
         ("[categorize\n", ["not valid TOML"]),
+        ('[[categorize.categories]]\nid = "ops"\nkeywords = { outage = 0 }\n', ["'outage'", "non-zero"]),
+        ('[[categorize.categories]]\nid = "ops"\nkeywords = { outage = "x" }\n', ["'outage'", "non-zero"]),
+        ('[[categorize.categories]]\nid = "ops"\nkeywords = { "!!" = 1.0 }\n', ["no letters"]),
+        ('[[categorize.categories]]\nid = "ops"\nweight = 2.0\nkeywords = { outage = 1.0 }\n', ["keyword table"]),
+        ('[[categorize.rules]]\ncategory = "+bug"\npattern = "x"\n', ["'+bug'", "child"]),
+        ('[[categorize.rules]]\ncategory = "+nope/x"\npattern = "x"\n', ["not a known category"]),
+        ('[[categorize.rules]]\ncategory = "bug"\nactions = ["teleport"]\n', ["unknown actions", "'teleport'"]),
+        ('[[categorize.rules]]\ncategory = "bug"\npattern = "x"\nneedles = ["X"]\n', ["needles", "lowercase"]),
+        ('[[categorize.rules]]\ncategory = "bug"\npattern = "x"\nneedles = "x"\n', ["needles"]),
     ],
 )
 def test_config_errors_name_the_entry_and_the_problem(text: str, needles: list[str]) -> None:
@@ -485,7 +506,10 @@ def test_config_errors_name_the_entry_and_the_problem(text: str, needles: list[s
 
 
 def test_config_error_points_at_the_line_of_the_entry() -> None:
-    text = '[categorize]\n\n[[categorize.rules]]\ncategory = "bug"\npattern = "ok"\n\n[[categorize.rules]]\ncategory = "bug"\npattern = "(unclosed"\n'
+    text = (
+        '[categorize]\n\n[[categorize.rules]]\ncategory = "bug"\npattern = "ok"\n\n'
+        '[[categorize.rules]]\ncategory = "bug"\npattern = "(unclosed"\n'
+    )
     with pytest.raises(ConfigError, match=r"\[\[categorize\.rules\]\] #2 \(line 7, 'bug'\)"):
         parse_team_config(text, "config.toml")
 
@@ -549,3 +573,37 @@ def test_folding_is_exact_for_arbitrary_messages(msgs: list[Message], cut: int) 
     folded = add_scores(saved, score_messages(msgs[cut:], prior=saved))
     assert folded.keys() == whole.keys()
     assert all(folded[k] == pytest.approx(whole[k], abs=1e-5) for k in whole)
+
+
+def test_the_builtin_vocabulary_is_a_config_file_read_like_a_teams() -> None:
+    from smriti.digest.taxonomy import SEED_FILE
+
+    seeded = default_settings()
+    # the same text through the team parser: the seeded tree twice, with every keyword listed twice
+    as_team = parse_team_config(SEED_FILE.read_text(encoding="utf-8"))
+    assert as_team.ids == seeded.ids
+    assert all(t.keywords == s.keywords * 2 for t, s in zip(as_team.categories, seeded.categories, strict=True))
+    assert as_team.rules == seeded.rules + tuple(replace(r, source="team") for r in seeded.rules)
+    assert {c.source for c in seeded.categories} == {"seed"}
+    assert seeded.origin == "<seed>" and seeded.category("bug/fix") is not None
+
+
+def test_team_keyword_tables_and_action_rules() -> None:
+    team = parse_team_config(
+        '[[categorize.categories]]\nid = "ops"\n'
+        '[categorize.categories.keywords]\nrollout = 2.0\n"rollout plan" = -1.0\n'
+        '[[categorize.categories]]\nid = "ops/deploy"\n'
+        '[[categorize.rules]]\ncategory = "+ops/deploy"\nactions = ["shell"]\n'
+        "pattern = 'kubectl'\nneedles = [\"kube\"]\n"
+        '[[categorize.rules]]\ncategory = "ops"\nactions = ["shell"]\nweight = 3.0\n'
+    )
+    ops = team.category("ops")
+    assert ops is not None and ops.keywords == (("rollout", 2.0), ("rollout plan", -1.0))
+    child_only, every_shell = team.rules[-2:]
+    assert (child_only.category, child_only.actions, child_only.needles) == ("+ops/deploy", {"shell"}, ("kube",))
+    assert (every_shell.pattern, every_shell.actions) == ("", {"shell"})
+    shell = call("Bash", "ls", command="ls")
+    other = call("Read", "ls", file_path="ls")
+    assert score_messages([shell], team).get("ops") == pytest.approx(score_messages([other, shell], team)["ops"])
+    assert "ops" not in score_messages([other], team)
+    assert "+ops/deploy" in score_messages([call("Bash", "kubectl apply", command="kubectl apply -f x")], team)

@@ -274,8 +274,8 @@ def test_hostile_files_are_rejected_by_sync_and_flagged_by_check(runner, repo: P
     with Store(paths.db_path(Path(os.environ["SMRITI_HOME"]))) as st:
         ids = {r[0] for r in st.conn.execute("select item_id from knowledge")}
         assert ids == {f"{n:016x}" for n in (1, 2, 3, 0xC1)}
-        assert st.knowledge_item(f"{0xC1:016x}")["body"] == injection_body
-        assert "claiming item 1" not in st.knowledge_item(f"{1:016x}")["body"]
+        assert st.knowledge_item(f"{0xC1:016x}").body == injection_body
+        assert "claiming item 1" not in st.knowledge_item(f"{1:016x}").body
     # a second sync: the same verdicts, nothing new
     again = invoke_json(runner, "sync", "--repo", str(repo))
     assert (again["imported"], again["updated"], again["removed"], again["unchanged"]) == (0, 0, 0, 4)

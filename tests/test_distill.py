@@ -70,7 +70,8 @@ def injected(text: str) -> Message:
         ),
         # the request sentence, not the pasted log before it
         (
-            'The API returns 500s under load:\n\nTraceback (most recent call last):\n  File "app.py", line 3, in <module>\n'
+            "The API returns 500s under load:\n\nTraceback (most recent call last):\n"
+            '  File "app.py", line 3, in <module>\n'
             "psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec\n\nCan you fix the pool exhaustion?",
             "Fix the pool exhaustion",
         ),
@@ -88,11 +89,13 @@ def injected(text: str) -> Message:
             "Upgrade numpy to 2.1",
         ),
         (
-            '<smriti-context source="recall">old notes: fix the cache</smriti-context>\nrename the user model to account',
+            '<smriti-context source="recall">old notes: fix the cache</smriti-context>\n'
+            "rename the user model to account",
             "Rename the user model to account",
         ),
         (
-            "    at Object.<anonymous> (/app/index.js:3:9)\n    at Module._compile (node:internal/modules/cjs/loader:1256:14)\n"
+            "    at Object.<anonymous> (/app/index.js:3:9)\n    at Module._compile "
+            "(node:internal/modules/cjs/loader:1256:14)\n"
             "TypeError: x is not a function\nfix this crash in the import script",
             "Fix this crash in the import script",
         ),
@@ -158,13 +161,14 @@ def test_strip_injected() -> None:
 
 POOL_SESSION = [
     u(
-        "The payments API returns 500s under load: psycopg_pool.PoolTimeout. Can you find out why the connection pool is exhausted?"
+        "The payments API returns 500s under load: psycopg_pool.PoolTimeout. Can you find out why the connection pool "
+        "is exhausted?"
     ),
     call("Read", "src/db/pool.py", file_path="src/db/pool.py"),
     res("def get_conn():\n    conn = pool.getconn()\n    return conn", "Read"),
     a(
-        "Found it: get_conn() takes a connection but the error path never calls pool.putconn(), so every failed charge leaks a "
-        "connection. I'll switch callers to the context manager."
+        "Found it: get_conn() takes a connection but the error path never calls pool.putconn(), so every failed charge "
+        "leaks a connection. I'll switch callers to the context manager."
     ),
     call(
         "Edit",
@@ -178,8 +182,8 @@ POOL_SESSION = [
     res("....\n4 passed in 0.41s"),
     u("Also pin psycopg so this does not regress with the 3.2 pool changes."),
     a(
-        "Pinned psycopg[pool]==3.1.18 in requirements.txt. We decided to pin because psycopg_pool 3.2 changed the default "
-        "reconnect timeout and the retry wrapper relies on the old behaviour."
+        "Pinned psycopg[pool]==3.1.18 in requirements.txt. We decided to pin because psycopg_pool 3.2 changed the "
+        "default reconnect timeout and the retry wrapper relies on the old behaviour."
     ),
     a("All pool tests pass and the load test no longer shows PoolTimeout."),
 ]
@@ -200,7 +204,8 @@ def test_summary_picks_the_decision_sentence() -> None:
     msgs = [
         u("Should we use Alembic or plain SQL files for migrations?"),
         a(
-            "Alembic autogenerates migrations from the models. Plain SQL files are simpler to review. Both work with blue-green deploys."
+            "Alembic autogenerates migrations from the models. Plain SQL files are simpler to review. Both work with "
+            "blue-green deploys."
         ),
         a("Let's go with Alembic because the team already uses SQLAlchemy models and autogenerate catches drift."),
         a("I ran alembic init and committed the skeleton."),

@@ -40,8 +40,11 @@ def _hook_env(monkeypatch: pytest.MonkeyPatch, data_dir: Path):
     ):
         monkeypatch.delenv(var, raising=False)
     yield
-    _wait_for_recorders(data_dir)
-    _stop_servers(data_dir)
+    if os.path.isdir("/proc"):
+        _wait_for_recorders(data_dir)
+        _stop_servers(data_dir)
+    else:
+        hookserver.stop(str(data_dir))  # the recorders cannot be seen; the server's lock still can
 
 
 def _env(home: Path, data: Path, **extra: str) -> dict[str, str]:
@@ -491,9 +494,12 @@ def _recorders(data: Path) -> list[int]:
 
 
 def _processes(module: bytes, data: Path) -> list[int]:
-    """Our background processes for this data dir (Linux: /proc; elsewhere none are seen)."""
+    """Our background processes for this data dir, read from /proc. Without /proc (macOS) a test
+    that waits for them is skipped: it would otherwise check the store before the recorder ran."""
+    if not os.path.isdir("/proc"):
+        pytest.skip("seeing the detached recorder and recall server needs /proc (Linux)")
     pids = []
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+    for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
@@ -540,10 +546,10 @@ def test_stop_hook_records_in_the_background(isolated_env: Path, data_dir: Path)
         "background_tasks": [],
         "session_crons": [],
     }
-    started = time.monotonic()
+    # The hook returns before the ingest (benchmarks/bench_hooks.py times it); the detached
+    # recorder does the work.
     proc = hook("claude-code", "stop", stop, isolated_env, data_dir)
     assert proc.returncode == 0 and proc.stdout == ""
-    assert time.monotonic() - started < 5  # the ingest itself happens after the hook returned
     _wait_for_recorders(data_dir)
     rows = json.loads(run_smriti("sessions", "--json", env=_env(isolated_env, data_dir)).stdout)
     assert [r["native_id"] for r in rows] == [POOL_SESSION]
@@ -760,6 +766,30 @@ def test_every_hook_stays_off_click_and_frontmatter(store: Path, isolated_env: P
                 break
             assert report == {"code": 0, "heavy": []}, (agent, event, proc.stderr)
     _wait_for_recorders(store)
+
+
+def _smriti_imports(module: str) -> set[str]:
+    """The smriti modules a module's source imports, at its top or inside any function."""
+    import ast
+    import importlib.util
+
+    origin = importlib.util.find_spec(module).origin
+    tree = ast.parse(Path(origin).read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.startswith("smriti.")}
+
+
+def test_the_hook_runner_and_the_recall_server_do_not_import_each_other() -> None:
+    # Both start detached processes; the helper lives in smriti.hooks.detach so neither needs the other.
+    assert "smriti.hooks.server" in _smriti_imports("smriti.hooks.run")
+    assert not {"smriti.hooks.run"} & _smriti_imports("smriti.hooks.server")
+    assert not {"smriti.hooks.run", "smriti.hooks.server"} & _smriti_imports("smriti.hooks.detach")
 
 
 def test_hookio_data_dir_matches_paths(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

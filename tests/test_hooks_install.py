@@ -83,7 +83,19 @@ def _entries(doc: dict, event: str, shape: str) -> list[dict]:
     return [h for g in items for h in g["hooks"]] if shape == "groups" else items
 
 
-@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli"])
+def test_every_hook_capable_agent_has_one_install_spec_and_one_cli_choice() -> None:
+    """protocol.AGENTS is the one list; the install specs and the CLI's --agent choice follow it."""
+    from smriti.cli import hooks_install
+    from smriti.hooks.protocol import AGENTS
+
+    assert tuple(hi.SPECS) == AGENTS
+    assert all(spec.agent == name for name, spec in hi.SPECS.items())
+    (agent_option,) = [p for p in hooks_install.params if p.name == "agents"]
+    assert tuple(agent_option.type.choices) == AGENTS
+
+
+# Cline's hooks are executables in a folder, not a JSON file: its own tests follow.
+@pytest.mark.parametrize("agent", [a for a in hi.SPECS if hi.SPECS[a].shape != "cline"])
 def test_merge_keeps_everything_else_and_writes_the_absolute_path(isolated_env: Path, agent: str) -> None:
     path = _place(isolated_env, agent)
     original = jc.parse(path.read_text()).to_python()
@@ -120,7 +132,7 @@ def test_codex_hooks_json_has_only_keys_codex_accepts(isolated_env: Path) -> Non
     hi.install("codex")
     doc = json.loads((isolated_env / ".codex" / "hooks.json").read_text())
     assert set(doc) <= {"description", "hooks"}
-    for event, groups in doc["hooks"].items():
+    for groups in doc["hooks"].values():
         for group in groups:
             assert set(group) <= {"matcher", "hooks"}
             for h in group["hooks"]:

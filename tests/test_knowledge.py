@@ -409,7 +409,10 @@ def test_scalars_never_change_type(line: str, field: str, value, name: str) -> N
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_a_plain_null_title_is_missing_not_the_string_null(name: str) -> None:
-    text = '---\nsmriti: 1\nid: "3f9a2c1e5b7d4a60"\ntitle: null\ncategory: "bug/fix"\ncreated: "2026-11-20T10:31:00Z"\n---\n'
+    text = (
+        '---\nsmriti: 1\nid: "3f9a2c1e5b7d4a60"\ntitle: null\ncategory: "bug/fix"\n'
+        'created: "2026-11-20T10:31:00Z"\n---\n'
+    )
     with backend(name), pytest.raises(KnowledgeError) as err:
         k.parse(text)
     assert (err.value.rule, err.value.line, err.value.field) == ("missing-field", 4, "title")

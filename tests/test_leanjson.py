@@ -68,6 +68,22 @@ def test_lone_surrogates_survive_a_round_trip_through_bytes() -> None:
 
 
 def test_importing_it_does_not_import_json() -> None:
-    code = "import sys; from smriti.hooks import leanjson; leanjson.loads(leanjson.dumps({'a': [1, 2.5, None]})); print('json' in sys.modules)"
+    code = (
+        "import sys; from smriti.hooks import leanjson; "
+        "leanjson.loads(leanjson.dumps({'a': [1, 2.5, None]})); print('json' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_without_the_accelerator_it_falls_back_to_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another Python implementation has no `_json`: the same calls then go through `json` itself.
+    monkeypatch.setattr(leanjson, "_scan", None)
+    monkeypatch.setattr(leanjson, "_encode", None)
+    value = {"prompt": "naïve café", "n": [1, 2.5, None, True]}
+    text = leanjson.dumps(value)
+    assert text == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert leanjson.loads(text) == value
+    assert leanjson.loads(text.encode("utf-8")) == value
+    with pytest.raises(ValueError):
+        leanjson.loads("{} trailing")

@@ -120,6 +120,7 @@ def test_tools_list_with_schemas(client) -> None:
         "category",
         "since",
         "limit",
+        "kind",
     }
     assert tools["show"]["inputSchema"]["required"] == ["id"]
     assert all(t["description"] for t in tools.values())

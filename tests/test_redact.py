@@ -12,7 +12,6 @@ import hashlib
 import json
 import random
 import string
-import time
 import tomllib
 
 import pytest
@@ -26,7 +25,6 @@ from smriti.team.redact import (
     Finding,
     PathRule,
     Redacted,
-    ResidualSecretError,
     Settings,
     TeamPattern,
     default_settings,
@@ -118,7 +116,8 @@ TOKENS: dict[str, list] = {
     ],
     "slack-webhook": [
         lambda r: (
-            f"https://hooks.slack.com/services/T{rs(r, UPPER + DIGITS, 8)}/B{rs(r, UPPER + DIGITS, 10)}/{mixed(r, B62, 24)}"
+            f"https://hooks.slack.com/services/T{rs(r, UPPER + DIGITS, 8)}"
+            f"/B{rs(r, UPPER + DIGITS, 10)}/{mixed(r, B62, 24)}"
         )
     ],
     "stripe-key": [
@@ -769,7 +768,8 @@ def test_placeholders_are_never_findings_and_round_trip() -> None:
         "token: [REDACTED:github-token]\n"
         '{"password": "[REDACTED:password]", "key": "[REDACTED:high-entropy]"}\n'
         "postgres://app:[REDACTED:password]@db:5432/app\n"
-        "GITHUB_TOKEN=[REDACTED:github-token]\nmail [REDACTED:email]\n-----BEGIN PRIVATE KEY-----[REDACTED:private-key]\n"
+        "GITHUB_TOKEN=[REDACTED:github-token]\nmail [REDACTED:email]\n-----BEGIN PRIVATE "
+        "KEY-----[REDACTED:private-key]\n"
     )
     assert scan(text) == []
     r = redact(text)
@@ -902,10 +902,7 @@ def test_residual_messages_say_how_to_allow() -> None:
     (msg,) = r.problems()
     assert msg.startswith(f"residual finding: github-token at line 12 (fingerprint {fp[:12]}…)")
     assert fp in msg
-    with pytest.raises(ResidualSecretError) as exc:
-        r.raise_for_residual("item 3f9a2c1e")
-    assert "refusing to write item 3f9a2c1e" in str(exc.value) and exc.value.findings == r.residual
-    Redacted("clean").raise_for_residual()  # nothing to refuse
+    assert Redacted("clean").problems() == []  # nothing to refuse
 
 
 def redact_finding(kind: str, line: int, fp: str) -> Finding:
@@ -916,20 +913,15 @@ def test_catastrophic_team_pattern_returns_promptly_with_a_clear_error() -> None
     s = Settings(patterns=(TeamPattern("slow", "slow", r"(a+)+$"),), pattern_timeout=0.1)
     gh = "ghp_" + mixed(random.Random(2), B62, 36)
     text = f"token {gh}\n" + "a" * 50_000 + "!"
-    t0 = time.monotonic()
-    r = redact(text, s)
-    elapsed = time.monotonic() - t0
-    assert elapsed < 3, elapsed
+    r = redact(text, s)  # a pattern that backtracks for ever is cut off by pattern_timeout
     assert gh not in r.text  # the built-in rules still ran
     assert not r.ok
     (err,) = r.residual
     assert err.kind == "scan-error" and err.rule == "team:slow" and "timed out" in err.detail
     assert err.fingerprint == ""
-    with pytest.raises(ResidualSecretError, match="team:slow: timed out"):
-        r.raise_for_residual("item 3f9a2c1e")
-    t0 = time.monotonic()
+    (problem,) = r.problems()
+    assert problem.startswith("could not check for secrets: ") and "team:slow: timed out" in problem
     found = scan(text, s)
-    assert time.monotonic() - t0 < 3
     assert [f.kind for f in found] == ["github-token", "scan-error"]
 
 
@@ -937,9 +929,7 @@ def test_nested_alternation_is_bounded_too() -> None:
     s = Settings(
         patterns=(TeamPattern("alt", "x", r"(a|aa)+$"), TeamPattern("later", "y", r"zzz")), pattern_timeout=0.05
     )
-    t0 = time.monotonic()
     r = redact("a" * 40 + "!" + " zzz", s)
-    assert time.monotonic() - t0 < 3
     assert {f.rule for f in r.residual} == {"team:alt", "team:later"}  # the budget is per text, for all patterns
 
 
@@ -997,7 +987,7 @@ replace = "<repo>/"
 
 
 # ---------------------------------------------------------------------------------------------------
-# Built-in rules stay fast on hostile input, and on a real-sized transcript
+# Built-in rules finish on hostile input (their speed on real transcripts: benchmarks/redact)
 
 
 @pytest.mark.parametrize(
@@ -1027,36 +1017,7 @@ replace = "<repo>/"
     ],
 )
 def test_no_catastrophic_backtracking_in_builtins(text: str) -> None:
-    t0 = time.monotonic()
+    # A built-in rule that backtracks on these inputs would not finish (they take milliseconds;
+    # benchmarks/redact/bench_pathological.py times each one).
     r = redact(text)
-    assert time.monotonic() - t0 < 2.0
     assert redact(r.text).text == r.text
-
-
-def transcript(seed: int, size: int = 20_480) -> str:
-    rng = random.Random(seed)
-    out = []
-    while sum(map(len, out)) < size:
-        out.append(rng.choice(LOOKALIKES)(rng))
-        out.append(
-            f"**assistant**: {' '.join(rng.choice(['pool', 'retry', 'the', 'worker', 'fix']) for _ in range(30))}\n"
-        )
-        if rng.random() < 0.1:
-            out.append(f"GITHUB_TOKEN=ghp_{mixed(rng, B62, 36)}\n")
-    return "".join(out)[:size]
-
-
-def test_twenty_kilobytes_in_a_few_milliseconds() -> None:
-    texts = [transcript(i) for i in range(5)]
-    for t in texts:
-        redact(t)
-    best = min(_timed(redact, t) for t in texts for _ in range(7))
-    # The budget is well under 5 ms (benchmarks/redact measures it); this only catches a regression of
-    # an order of magnitude on a busy CI machine.
-    assert best < 0.025, best
-
-
-def _timed(fn, *args) -> float:
-    t0 = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t0

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import invoke, run_smriti
 
+from smriti.store import KnowledgeRow
+
 # ---------------------------------------------------------------------------------------------
 # Helpers: git, tiny Claude Code transcripts, actors with their own data dir
 
@@ -149,7 +151,7 @@ class Actor:
 
         return Store(paths.db_path(self.data))
 
-    def knowledge_items(self) -> list[dict]:
+    def knowledge_items(self) -> list[KnowledgeRow]:
         st = self.store()
         try:
             ids = [r[0] for r in st.conn.execute("select item_id from knowledge order by item_id")]
@@ -246,8 +248,8 @@ def test_alice_shares_bob_syncs(team) -> None:
     again = bob.sync()
     assert (again["imported"], again["updated"], again["removed"], again["unchanged"]) == (0, 0, 0, 1)
     [item] = bob.knowledge_items()
-    assert "zorblax" in item["body"] and item["author"] == "alice" and item["origin"] == "sync"
-    assert item["path"] == rel and item["category"].startswith("bug")
+    assert "zorblax" in item.body and item.author == "alice" and item.origin == "sync"
+    assert item.path == rel and item.category.startswith("bug")
     # the text output says the same
     assert (
         "0 imported, 0 updated, 0 removed, 1 unchanged from origin/main"
@@ -359,7 +361,7 @@ def test_edit_merged_on_main_is_an_update_and_delete_is_a_removal(team) -> None:
     out = alice.sync()
     assert (out["imported"], out["updated"], out["removed"], out["unchanged"]) == (0, 1, 0, 0)
     [item] = alice.knowledge_items()
-    assert "ZORBLAX_LRU" in item["body"]
+    assert "ZORBLAX_LRU" in item.body
     # her own re-share now leaves the reviewed edit alone
     assert "edited by a person" in alice.share("--session", "sess-zorblax")["skipped"][0]["reason"]
     # `smriti check` accepts a person's edit
@@ -379,7 +381,7 @@ def test_unshare_removes_the_file_and_sync_removes_the_item(team) -> None:
     alice.commit_push("share")
     bob.git("pull", "-q", "origin", "main")
     assert bob.sync()["imported"] == 1
-    item_id = bob.knowledge_items()[0]["id"]
+    item_id = bob.knowledge_items()[0].id
     out = alice.json("unshare", item_id[:8], "--repo", str(alice.clone))
     assert out == {"removed": [rel], "id": item_id}
     assert not (alice.clone / rel).exists()
@@ -420,7 +422,7 @@ def test_parallel_shares_merge_without_conflict(team) -> None:
         out = actor.sync()
         assert (out["imported"], out["rejected"]) == (2, []), out
         assert len(actor.knowledge_items()) == 2
-    assert {i["author"] for i in bob.knowledge_items()} == {"alice", "bob"}
+    assert {i.author for i in bob.knowledge_items()} == {"alice", "bob"}
 
 
 def test_edit_on_one_branch_and_recategorize_on_another_keep_one_identity(team) -> None:
@@ -429,7 +431,7 @@ def test_edit_on_one_branch_and_recategorize_on_another_keep_one_identity(team) 
     rel = alice.share("--session", "sess-zorblax")["written"][0]
     alice.commit_push("share")
     assert bob.git("pull", "-q", "origin", "main") == "" and bob.sync()["imported"] == 1
-    item_id = bob.knowledge_items()[0]["id"]
+    item_id = bob.knowledge_items()[0].id
 
     # alice edits the body on one branch
     alice.git("checkout", "-q", "-b", "edit")
@@ -458,8 +460,8 @@ def test_edit_on_one_branch_and_recategorize_on_another_keep_one_identity(team) 
     out = bob.sync()
     assert (out["imported"], out["updated"], out["removed"], out["rejected"]) == (0, 1, 0, [])
     [item] = bob.knowledge_items()
-    assert item["id"] == item_id and item["category"] == "architecture/decision"
-    assert "eviction window" in item["body"] and item["path"] == str(target.relative_to(bob.clone))
+    assert item.id == item_id and item.category == "architecture/decision"
+    assert "eviction window" in item.body and item.path == str(target.relative_to(bob.clone))
     assert bob.json("check", str(bob.clone))["problems"] == []
 
 

@@ -15,6 +15,19 @@ import pytest
 from conftest import EXAMPLES, invoke, invoke_json, run_smriti
 
 EX = str(EXAMPLES / "claude-code")
+
+
+def _example_counts() -> tuple[int, int]:
+    """Sessions and messages of examples/claude-code as the adapter reads them (every message is
+    indexed, and so is each session's digest: an index of the examples holds their sum)."""
+    from smriti.adapters.claude_code import ClaudeCodeAdapter
+
+    adapter = ClaudeCodeAdapter()
+    results = [adapter.parse(path) for path in adapter.discover(EXAMPLES / "claude-code")]
+    return sum(len(r.sessions) for r in results), sum(len(s.messages) for r in results for s in r.sessions)
+
+
+EX_SESSIONS, EX_MESSAGES = _example_counts()
 TITLES = ("Overview", "Agents", "Projects", "Categories", "Knowledge and sharing", "Hooks", "Index")
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
@@ -78,14 +91,22 @@ def test_status_counts_match_the_store_and_adapter_errors_come_and_go(runner, tm
     assert len(out["errors"]) == 2
 
     st = invoke_json(runner, "status")
+    # the examples plus the bad file's one session: two good lines, in project "proj"
+    sessions, messages = EX_SESSIONS + 1, EX_MESSAGES + 2
     # the keys scripts already use keep their meaning
-    assert (st["sessions"], st["messages"], st["projects"], st["sources"], st["pending_index"]) == (4, 27, 3, 4, 0)
-    assert st["agents"] == {"claude-code": {"sessions": 4, "messages": 27}}
+    assert (st["sessions"], st["messages"], st["projects"], st["sources"], st["pending_index"]) == (
+        sessions,
+        messages,
+        3,
+        4,
+        0,
+    )
+    assert st["agents"] == {"claude-code": {"sessions": sessions, "messages": messages}}
     # per agent, project and category: what the store holds, session by session
     rows = _from_sessions(runner)
-    assert len(rows) == 4
+    assert len(rows) == sessions
     agent = st["by_agent"]["claude-code"]
-    assert (agent["sessions"], agent["messages"], agent["sources"]) == (4, 27, 4)
+    assert (agent["sessions"], agent["messages"], agent["sources"]) == (sessions, messages, 4)
     assert ISO.match(agent["last_ingest"]) and agent["last_ingest"] == st["last_ingest"]
     projects = {p["project"]: (p["sessions"], p["messages"]) for p in st["by_project"]}
     assert projects == {"payments-api": (2, 18), "web-frontend": (1, 7), "proj": (1, 2)}
@@ -96,7 +117,7 @@ def test_status_counts_match_the_store_and_adapter_errors_come_and_go(runner, tm
     assert {k: v[1] for k, v in projects.items()} == dict(want_projects)
     assert st["by_category"] == dict(Counter(r["category"] for r in rows))
     assert st["by_category"]["bug/fix"] == 2 and st["by_category"]["decision"] == 1
-    assert sum(st["by_category"].values()) == 4
+    assert sum(st["by_category"].values()) == sessions
     tops = Counter()
     for cat, n in st["by_category"].items():
         tops[cat.split("/")[0]] += n
@@ -111,8 +132,9 @@ def test_status_counts_match_the_store_and_adapter_errors_come_and_go(runner, tm
         == "line 3: malformed JSON (Expecting property name enclosed in double quotes at column 2); line skipped"
     )
     # index, size, paths
-    assert st["index"] == {"documents": 31, "expected": 31, "pending": 0, "fresh": True, "problem": None}
-    assert st["index_docs"] == 31  # 27 messages and 4 session digests
+    docs = messages + sessions  # every message and each session's digest
+    assert st["index"] == {"documents": docs, "expected": docs, "pending": 0, "fresh": True, "problem": None}
+    assert st["index_docs"] == docs
     assert st["data_dir_bytes"] >= st["store_bytes"] + st["index_bytes"] > 0
     assert st["paths"]["store"].endswith("smriti.db") and st["pending_shares"] is None
     assert (st["syncs"], st["knowledge_by_status"], st["hook_installs"], st["last_injection"]) == ([], {}, [], None)
@@ -154,7 +176,7 @@ def test_text_report_has_every_table_and_no_escape_codes_when_piped(tmp_path: Pa
     for title in TITLES:
         assert re.search(rf"^{re.escape(title)}\b", proc.stdout, re.M), title
     assert "Projects (top 10 of 12)" in proc.stdout and "and 2 more project(s)" in proc.stdout
-    assert not any(l != l.rstrip() for l in proc.stdout.splitlines())  # no padding left at line ends
+    assert not any(line != line.rstrip() for line in proc.stdout.splitlines())  # no padding left at line ends
     assert "12 sessions, 12 messages, 12 projects" in proc.stdout
     # a terminal gets colour (forced here), unless NO_COLOR says no
     assert "\x1b[32mok" in run_smriti("doctor", env={**env, "FORCE_COLOR": "1"}).stdout
@@ -170,8 +192,8 @@ def test_text_report_has_every_table_and_no_escape_codes_when_piped(tmp_path: Pa
 
 def test_rich_stays_off_the_hook_path() -> None:
     code = (
-        "import sys, smriti.console, smriti.hooks.run, smriti.hooks.protocol, smriti.hooks.recall, smriti.hooks.record, "
-        "smriti.ingest, smriti.status, smriti.maintenance, smriti.hooks.install; "
+        "import sys, smriti.console, smriti.hooks.run, smriti.hooks.protocol, smriti.hooks.recall, "
+        "smriti.hooks.record, smriti.ingest, smriti.status, smriti.maintenance, smriti.hooks.install; "
         "print(sorted(m for m in sys.modules if m == 'rich' or m.startswith('rich.')))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -363,9 +385,10 @@ def test_a_corrupt_store_fails_clearly(runner, data_dir: Path, damage: str) -> N
     st = json.loads(run_smriti("status", "--json", env=env).stdout)
     assert (st["sessions"], st["index_docs"]) == (0, 0)
     # the index went with the old store: a new store reuses row ids, and stale documents would point at them
-    assert json.loads(run_smriti("ingest", "--path", EX, "--json", env=env).stdout)["messages_added"] == 25
+    assert json.loads(run_smriti("ingest", "--path", EX, "--json", env=env).stdout)["messages_added"] == EX_MESSAGES
     st = json.loads(run_smriti("status", "--json", env=env).stdout)
-    assert (st["index"]["documents"], st["index"]["expected"], st["index"]["fresh"]) == (28, 28, True)
+    docs = EX_MESSAGES + EX_SESSIONS
+    assert (st["index"]["documents"], st["index"]["expected"], st["index"]["fresh"]) == (docs, docs, True)
 
 
 # ---- hook installations -----------------------------------------------------------------------

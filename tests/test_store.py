@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import fields
 from pathlib import Path
 
 import apsw
@@ -9,8 +11,9 @@ import pytest
 
 from smriti.errors import StoreError
 from smriti.models import Message, Session
-from smriti.store import Store, public_session_id
+from smriti.store import KnowledgeRow, SourceState, Store, public_session_id
 from smriti.store.migrations import MIGRATIONS
+from smriti.team.knowledge import KnowledgeItem
 
 
 def msg(key: str, text: str, kind: str = "prompt", role: str = "user", ts: str = "2026-11-01T10:00:00Z") -> Message:
@@ -155,3 +158,59 @@ def test_a_second_connection_waits_instead_of_failing(tmp_path: Path) -> None:
     a.close()
     b.close()
     assert isinstance(apsw.sqlite_lib_version(), str)
+
+
+def _item(**fields: object) -> KnowledgeItem:
+    base: dict = {
+        "id": "3f9a2c1e5b7d4a60",
+        "title": "Retry webhooks once",
+        "category": "bug/fix",
+        "tags": ["webhooks"],
+        "project": "payments",
+        "agent": "claude-code",
+        "session": "a",
+        "author": "alice",
+        "created": "2026-11-20T10:31:00Z",
+        "files": ["src/retry.py"],
+        "body": "## Summary\n- once\n",
+    }
+    return KnowledgeItem(**{**base, **fields})
+
+
+def test_knowledge_rows_are_typed_and_their_json_is_every_field_but_the_rowid(store: Store) -> None:
+    assert store.upsert_knowledge(_item(), origin="sync", repo="r", path="k/a.md", blob="b1") == "imported"
+    assert store.upsert_knowledge(_item(), origin="sync", repo="r", path="k/a.md", blob="b1") == "unchanged"
+    assert store.upsert_knowledge(_item(title="Retry once"), origin="sync", repo="r", path="k/a.md", blob="b2") == (
+        "updated"
+    )
+    row = store.knowledge_item("3f9a")
+    assert isinstance(row, KnowledgeRow)
+    assert (row.title, row.tags, row.files, row.repo, row.path, row.origin) == (
+        "Retry once",
+        ["webhooks"],
+        ["src/retry.py"],
+        "r",
+        "k/a.md",
+        "sync",
+    )
+    assert store.knowledge_by_rowid([row.rowid]) == {row.rowid: row}
+    assert store.project_knowledge(("r",), ("bug",)) == [row]
+    as_json = row.to_json()
+    assert list(as_json) == [f.name for f in fields(KnowledgeRow) if f.name != "rowid"]
+    assert as_json["id"] == "3f9a2c1e5b7d4a60" and json.loads(json.dumps(as_json)) == as_json
+
+
+def test_one_batch_is_one_transaction_across_every_area(store: Store) -> None:
+    """The areas are mixins over one connection: a batch that fails undoes the writes of all of them."""
+    with pytest.raises(RuntimeError), store.batch():
+        w = store.write_session(sess("a", msg("1", "x")), "p", "p")
+        store.sync_categories([("bug", None, "", "seed")])
+        store.tag(w.session_rowid, "bug")
+        store.upsert_knowledge(_item(), origin="share", repo="r", path=None, blob="b")
+        store.record_share("3f9a2c1e5b7d4a60", "r", "k/a.md", w.session_rowid, "sha")
+        store.save_source_state(SourceState("/f", "claude-code", 1, 1, None, None, ["a"]))
+        raise RuntimeError("crash before the commit")
+    stats = store.stats()
+    assert (stats["sessions"], stats["messages"], stats["knowledge"], stats["sources"]) == (0, 0, 0, 0)
+    assert store.category_rows() == [] and store.share_record("3f9a2c1e5b7d4a60", "r") is None
+    assert store.outbox_size() == 0

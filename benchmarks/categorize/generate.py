@@ -96,11 +96,16 @@ class _Gen:
                 self.r.choice(
                     [
                         f"{i + 1:4d}  def {name}(self, {self.r.choice(WORDS)}, {self.r.choice(WORDS)}=None):",
-                        f"{i + 1:4d}      {name} = {self.r.choice(VERBS)}_{self.r.choice(WORDS)}({self.r.choice(WORDS)}, limit={self.r.randint(1, 500)})",
-                        f"{i + 1:4d}      if not {name}: raise {self.r.choice(['ValueError', 'KeyError', 'RuntimeError'])}('{self.r.choice(WORDS)} missing')",
-                        f"{i + 1:4d}      return {{'{self.r.choice(WORDS)}': {name}, 'count': len({self.r.choice(WORDS)}s)}}",
+                        f"{i + 1:4d}      {name} = {self.r.choice(VERBS)}_{self.r.choice(WORDS)}"
+                        f"({self.r.choice(WORDS)}, limit={self.r.randint(1, 500)})",
+                        f"{i + 1:4d}      if not {name}: raise "
+                        f"{self.r.choice(['ValueError', 'KeyError', 'RuntimeError'])}"
+                        f"('{self.r.choice(WORDS)} missing')",
+                        f"{i + 1:4d}      return {{'{self.r.choice(WORDS)}': {name}, "
+                        f"'count': len({self.r.choice(WORDS)}s)}}",
                         f"{i + 1:4d}  # {self.sentence(6)}",
-                        f"{i + 1:4d}  export const {name} = async ({self.r.choice(WORDS)}: {self.r.choice(['string', 'number', 'User', 'Order'])}) => {{",
+                        f"{i + 1:4d}  export const {name} = async ({self.r.choice(WORDS)}: "
+                        f"{self.r.choice(['string', 'number', 'User', 'Order'])}) => {{",
                     ]
                 )
             )
@@ -128,7 +133,8 @@ class _Gen:
     def log(self) -> str:
         return "\n".join(
             f"2024-0{self.r.randint(1, 9)}-1{self.r.randint(0, 9)}T1{self.r.randint(0, 9)}:0{self.r.randint(0, 9)}:00Z "
-            f"{self.r.choice(['INFO', 'INFO', 'WARN', 'ERROR'])} {self.r.choice(WORDS)}.{self.r.choice(VERBS)} {self.sentence(7)} id={self.ident()}"
+            f"{self.r.choice(['INFO', 'INFO', 'WARN', 'ERROR'])} {self.r.choice(WORDS)}.{self.r.choice(VERBS)} "
+            f"{self.sentence(7)} id={self.ident()}"
             for _ in range(self.r.randint(15, 60))
         )
 

@@ -111,12 +111,14 @@ def evaluate(name: str, rows: list[dict], verbose: bool) -> dict:
         f1s.append(title_f1(t, row["title"]))
         if verbose and want != got:
             misses.append(
-                f"  {row['id']:<10} want {want:<24} got {got:<24} conf {res.confidence:.2f} {[(x.id, x.confidence) for x in res.tags]}"
+                f"  {row['id']:<10} want {want:<24} got {got:<24} "
+                f"conf {res.confidence:.2f} {[(x.id, x.confidence) for x in res.tags]}"
             )
     n = len(rows)
     print(f"\n== {name}: {n} sessions ({SETS[name].name}) — {ROLE[name]}")
     print(
-        f"primary category accuracy   top-level {top_ok / n:6.1%} ({top_ok}/{n})   full id {full_ok / n:6.1%} ({full_ok}/{n})"
+        f"primary category accuracy   top-level {top_ok / n:6.1%} ({top_ok}/{n})   "
+        f"full id {full_ok / n:6.1%} ({full_ok}/{n})"
     )
     print(f"title token-F1 vs reference mean {sum(f1s) / n:.3f}   median {sorted(f1s)[n // 2]:.3f}")
     print(f"{'category':<15}{'precision':>10}{'recall':>8}{'support':>9}")
@@ -157,13 +159,16 @@ def throughput(n: int, batch: int = 500) -> None:
         cpu += time.process_time() - c0
         done += len(chunk)
     print(
-        f"\n== throughput: {n} generated sessions, mean {nbytes / n / 1000:.1f} KB, categorize + title + summary + entities"
+        f"\n== throughput: {n} generated sessions, mean {nbytes / n / 1000:.1f} KB, "
+        f"categorize + title + summary + entities"
     )
     print(
-        f"CPU time (one core): {n / cpu:,.0f} sessions/s   {nbytes / cpu / 1e6:.1f} MB/s   {cpu * 1000 / n:.3f} ms/session"
+        f"CPU time (one core): {n / cpu:,.0f} sessions/s   {nbytes / cpu / 1e6:.1f} MB/s   "
+        f"{cpu * 1000 / n:.3f} ms/session"
     )
     print(
-        f"wall clock:          {n / elapsed:,.0f} sessions/s   {nbytes / elapsed / 1e6:.1f} MB/s   {elapsed * 1000 / n:.3f} ms/session"
+        f"wall clock:          {n / elapsed:,.0f} sessions/s   {nbytes / elapsed / 1e6:.1f} MB/s   "
+        f"{elapsed * 1000 / n:.3f} ms/session"
     )
 
 

@@ -221,11 +221,12 @@ def markdown(result: dict, splits: list[str]) -> str:
     return "\n".join(lines)
 
 
+EMPTY_VOCABULARY = Path(tempfile.gettempdir()) / "smriti-bench-empty-vocabulary.txt"
 ABLATIONS = {
     "smriti (as shipped)": {},
-    "no expansion table": {"SYNONYMS": ()},
-    "no question-word removal": {"QUERY_STOP_WORDS": ""},
-    "session = best message (no aggregation)": {"SUM_WEIGHT": 0.0, "BEST_DOC_WEIGHT": 1.0, "EXTRA_DOC_WEIGHTS": ()},
+    "no expansion table": {"SYNONYMS_FILE": EMPTY_VOCABULARY},
+    "no question-word removal": {"QUERY_STOP_WORDS_FILE": EMPTY_VOCABULARY},
+    "best passage only (no damped next passages, no spread)": {"EXTRA_PASSAGE_WEIGHTS": (), "SPREAD_WEIGHT": 0.0},
     "no digest (title/summary) weight": {"DIGEST_WEIGHT": 1.0},
     "no project boost": {"PROJECT_BOOST": 1.0},
     "floor: coverage ≥ 0.4 only": {"MIN_MATCHED": 99},
@@ -238,6 +239,7 @@ def ablations(store: Store, index: Index, meta: dict, splits: list[str]) -> str:
     import smriti.recall as R
 
     now = datetime.fromisoformat(meta["now"])
+    EMPTY_VOCABULARY.write_text("")
     saved = {k: getattr(R, k) for change in ABLATIONS.values() for k in change}
     head = "| variant | " + " | ".join(f"{s} para R@5 | {s} close R@5" for s in splits) + " | unrelated → nothing |"
     lines = [head, "|---" * (2 + 2 * len(splits)) + "|"]

@@ -1,1 +1,2 @@
-"""Categorization and distillation without an LLM: the rules, their vocabularies (data files) and the glue that stores their results."""
+"""Categorization and distillation without an LLM: the rules, their vocabularies (data files, in
+`data/`) and the glue that stores their results."""

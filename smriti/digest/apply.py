@@ -18,7 +18,7 @@ from smriti.digest import distill
 from smriti.digest.categorize import CategoryResult, add_scores, decide, score_messages
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
-from smriti.models import Message
+from smriti.models import ACTIONS, Message
 from smriti.store import MessageRow, SessionRow, Store
 from smriti.team.knowledge import clean_title
 
@@ -41,6 +41,7 @@ def _message(row: MessageRow) -> Message:
         tool_input=row.tool_input,
         files=tuple(row.files),
         sidechain=row.sidechain,
+        action=row.action if row.action in ACTIONS else None,  # None: derived from the tool's name
     )
 
 

@@ -10,8 +10,8 @@ How a session is scored
 - Per message and category the raw evidence saturates (`SATURATION`), so one long message can't
   outvote the rest, then is multiplied by the message's weight: the first real request (at least
   `MIN_REQUEST_WORDS` words) ×2.5, later prompts ×1.2, responses ×1, tool traffic less
-  (`ROLE_WEIGHT`). Results of file-reading tools (`FILE_TOOLS`) are not evidence: a file that
-  contains `raise ValueError` says nothing about what happened in the session.
+  (`ROLE_WEIGHT`). Results of reading, searching and fetching tools (`READING_ACTIONS`) are not
+  evidence: a file that contains `raise ValueError` says nothing about what happened in the session.
 - Text is capped before scanning (`CAPS`; tool results: head and tail, where tracebacks and test
   summaries are), each text is tokenized once, vocabulary lookups are set intersections, and a rule
   only runs on a text that contains one of its literal needles.
@@ -56,7 +56,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from smriti.digest.distill import FILE_TOOLS, prose_only, strip_injected, words
+from smriti.digest.distill import READING_ACTIONS, prose_only, strip_injected, words
 from smriti.digest.taxonomy import UNCATEGORIZED, Settings, default_settings
 from smriti.models import Message, Session
 
@@ -170,7 +170,7 @@ def score_messages(
         for ci, raw in acc.items():
             if raw > 0:
                 totals[ci] += SATURATION * (1.0 - math.exp(-raw / SATURATION)) * weight
-    out = {cid: round(v, 6) for cid, v in zip(matcher.ids, totals) if v > 0}
+    out = {cid: round(v, 6) for cid, v in zip(matcher.ids, totals, strict=True) if v > 0}
     out["#prompts"] = float(prompts - start)
     out["#messages"] = float(count)
     return out
@@ -241,7 +241,7 @@ def _architecture_decision(totals: dict[str, float], matcher: _Matcher) -> bool:
 
 
 def _tags(ranked: list[tuple[str, float]], top_total: float, floor: float) -> tuple[Tag, ...]:
-    tags = []
+    tags: list[Tag] = []
     for cid, total in ranked[1:]:
         if len(tags) == MAX_TAGS or total < TAG_SHARE * top_total:
             break
@@ -361,22 +361,26 @@ class _Matcher:
         # Per (role, kind): the rules that apply, and the distinct needles that gate them. Rules with
         # the same pattern, roles and kinds are searched once and credit every category they name.
         self.rules: dict[tuple[str, str], tuple[Any, ...]] = {}
+        # A rule with actions only applies to tool calls and results doing one of them; without a
+        # pattern (rx None) it credits every such message.
         grouped: dict[tuple, list[tuple[int, float]]] = {}
         for r in settings.rules:
             if r.category in self.index:
-                key = (r.pattern, r.roles, r.kinds, frozenset(r.needles))
-                grouped.setdefault(key, []).append((self.index[r.category], r.weight))
-        compiled = [(re.compile(key[0]), key, tuple(credits)) for key, credits in grouped.items()]
+                group = (r.pattern, r.roles, r.kinds, frozenset(r.needles), r.actions)
+                grouped.setdefault(group, []).append((self.index[r.category], r.weight))
+        compiled = [(re.compile(key[0]) if key[0] else None, key, tuple(credits)) for key, credits in grouped.items()]
         for role in ("user", "assistant", "tool", "system"):
             for kind in ("prompt", "response", "tool_call", "tool_result", "summary"):
                 applicable = tuple(
-                    (rx, needles, credits)
-                    for rx, (_, roles, kinds, needles), credits in compiled
-                    if (roles is None or role in roles) and (kinds is None or kind in kinds)
+                    (rx, needles, credits, actions)
+                    for rx, (_, roles, kinds, needles, actions), credits in compiled
+                    if (roles is None or role in roles)
+                    and (kinds is None or kind in kinds)
+                    and (actions is None or kind in ("tool_call", "tool_result"))
                 )
-                all_needles = tuple(sorted({n for _, ns, _ in applicable for n in ns}))
-                ungated = tuple(i for i, (_, ns, _) in enumerate(applicable) if not ns)
-                gated_by = {n: tuple(i for i, (_, ns, _) in enumerate(applicable) if n in ns) for n in all_needles}
+                all_needles = tuple(sorted({n for _, ns, _, _ in applicable for n in ns}))
+                ungated = tuple(i for i, (_, ns, _, _) in enumerate(applicable) if not ns)
+                gated_by = {n: tuple(i for i, (_, ns, _, _) in enumerate(applicable) if n in ns) for n in all_needles}
                 self.rules[(role, kind)] = (all_needles, applicable, ungated, gated_by)
 
     def score(self, msg: Message, fuzzy: bool = False) -> tuple[dict[int, float], int]:
@@ -385,12 +389,15 @@ class _Matcher:
         kind = msg.kind
         acc: dict[int, float] = {}
         n_words = 0
+        action = None
         if kind == "tool_result":
-            if (msg.tool_name or "").lower() in FILE_TOOLS:
+            action = msg.effective_action
+            if action in READING_ACTIONS:
                 return acc, 0  # file contents and search hits describe the code, not what happened
             if len(text) > RESULT_HEAD + RESULT_TAIL:
                 text = text[:RESULT_HEAD] + "\n" + text[-RESULT_TAIL:]
         elif kind == "tool_call":
+            action = msg.effective_action
             text = f"{msg.tool_name or ''} {text[: CAPS['tool_call']]}"
         else:
             text = text[: CAPS.get(kind, 4000)]
@@ -424,8 +431,10 @@ class _Matcher:
                 if n in low:
                     todo.update(gated_by[n])
             for i in sorted(todo):
-                rx, _, credits = rules[i]
-                if rx.search(text):
+                rx, _, credits, actions = rules[i]
+                if actions is not None and action not in actions:
+                    continue
+                if rx is None or rx.search(text):
                     for ci, weight in credits:
                         acc[ci] = acc.get(ci, 0.0) + weight
         return acc, n_words

@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import re
 import shlex
+import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from smriti.models import Message, Session
@@ -150,11 +153,12 @@ def _sentences(lines: list[str]) -> list[str]:
 # --- title ----------------------------------------------------------------------------------------------
 
 _POLITE = re.compile(
-    r"""^(?:(?:hey|hi|hello|ok|okay|so|now|also|and|but|alright|right|yes|yeah|well|hmm|pls|please|quick\ question)\b[,:!.]?\s+)*
+    r"""^(?:(?:hey|hi|hello|ok|okay|so|now|also|and|but|alright|right|yes|yeah|well|hmm|pls|please
+         |quick\ question)\b[,:!.]?\s+)*
     (?:(?:can|could|would|will)\ (?:you|u|we)\ (?:please\ )?(?:help\ (?:me|us)\ (?:to\ )?)?
       |(?:please|pls|kindly)\ (?:help\ (?:me|us)\ (?:to\ )?)?
       |i\ (?:want|need|would\ like|'d\ like)\ (?:you\ )?to\ (?:help\ (?:me|us)\ )?
-      |(?:i\ (?:want|need|would\ like|'d\ like)|give\ me|show\ me|get\ me)\ (?:a|an|some)\ 
+      |(?:i\ (?:want|need|would\ like|'d\ like)|give\ me|show\ me|get\ me)\ (?:a|an|some)[ ]
       |help\ (?:me|us)\ (?:to\ )?
       |i'?m\ trying\ to\ |we\ need\ to\ |let'?s\ (?=\w+\ )
     )?""",
@@ -299,123 +303,40 @@ def title(messages: Iterable[Message] | Session, agent_title: str | None = None)
 
 # --- summary --------------------------------------------------------------------------------------------
 
-# Cue phrases per summary line, with weights; matched on words like the categorizer's vocabulary.
-_CUE_PHRASES: dict[str, dict[str, float]] = {
-    "found": {
-        "the problem was": 2.0,
-        "the problem is": 2.0,
-        "the issue was": 2.0,
-        "the issue is": 2.0,
-        "the bug was": 2.0,
-        "root cause": 2.0,
-        "turns out": 2.0,
-        "the culprit": 2.0,
-        "caused by": 1.5,
-        "found it": 2.0,
-        "found": 1.0,
-        "because": 1.0,
-        "due to": 1.0,
-        "the reason": 1.0,
-        "explains": 1.0,
-        "confirmed": 1.0,
-        "leaks": 1.0,
-        "leak": 0.8,
-        "never calls": 1.0,
-        "never returns": 1.0,
-        "never hit": 1.0,
-        "is missing": 0.8,
-        "was missing": 1.0,
-        "misses": 0.8,
-        "was stuck": 1.0,
-        "removed the": 0.8,
-        "doesn't": 0.3,
-        "does not": 0.3,
-        "it was": 0.5,
-        "which is why": 1.5,
-        "that's why": 1.5,
-    },
-    "decided": {
-        "decided": 2.0,
-        "decision": 2.0,
-        "let's go with": 2.0,
-        "we'll go with": 2.0,
-        "going with": 2.0,
-        "go with": 1.0,
-        "chose": 2.0,
-        "chosen": 2.0,
-        "settled on": 2.0,
-        "agreed": 1.5,
-        "we'll use": 1.5,
-        "we will use": 1.5,
-        "instead of": 1.0,
-        "rather than": 1.0,
-        "recommendation": 1.0,
-        "i'd pick": 1.5,
-        "i'd go for": 1.5,
-        "opted": 1.5,
-        "in favor of": 1.0,
-        "in favour of": 1.0,
-        "pinned": 1.2,
-        "pin": 0.8,
-        "adopt": 1.0,
-        "it is": 0.3,
-        "switch to": 0.8,
-        "replaces": 0.8,
-    },
-    "outcome": {
-        "fixed": 2.0,
-        "passes": 2.0,
-        "passed": 1.5,
-        "pass": 0.8,
-        "no longer": 2.0,
-        "tests pass": 2.0,
-        "is live": 2.0,
-        "resolved": 1.5,
-        "merged": 1.5,
-        "now works": 1.5,
-        "works now": 1.5,
-        "done": 1.0,
-        "updated": 0.8,
-        "added": 0.8,
-        "created": 0.8,
-        "written": 0.8,
-        "installed": 0.8,
-        "upgraded": 1.0,
-        "green": 1.0,
-        "is scaffolded": 1.0,
-        "is in": 0.5,
-        "now": 0.5,
-        "succeeded": 1.5,
-        "works": 0.5,
-    },
-}
+# Cue phrases per summary line, with weights, matched on words like the categorizer's vocabulary:
+# data (data/distill.toml), read once on first use.
+CUES_FILE = Path(__file__).with_name("data") / "distill.toml"
 _WHY = frozenset({"because", "since", "so", "as", "reason", "why"})
 _LABEL_RANK = {"decided": 2, "found": 1, "outcome": 0}
 
 
+@cache
 def _cue_index() -> tuple[dict[str, tuple[tuple[str, str, float], ...]], frozenset[str]]:
+    """Cue phrases by anchor word (the most telling one), and the set of anchors."""
+    with CUES_FILE.open("rb") as fh:
+        cues: dict[str, dict[str, float]] = tomllib.load(fh)["cues"]
     index: dict[str, list[tuple[str, str, float]]] = {}
-    for label, phrases in _CUE_PHRASES.items():
+    for label, phrases in cues.items():
+        if label not in _LABEL_RANK:
+            raise ValueError(f"{CUES_FILE}: unknown summary line [cues.{label}]; known: {', '.join(_LABEL_RANK)}")
         for phrase, weight in phrases.items():
             toks = words(phrase)
             anchor = max(toks, key=lambda t: (t not in ("the", "is", "it", "was", "go", "we'll", "i'd"), len(t), t))
-            index.setdefault(anchor, []).append((f" {' '.join(toks)} ", label, weight))
+            index.setdefault(anchor, []).append((f" {' '.join(toks)} ", label, float(weight)))
     return {k: tuple(v) for k, v in index.items()}, frozenset(index)
-
-
-_CUE_INDEX, _CUE_ANCHORS = _cue_index()
 
 
 def _cue_scores(sentence: str) -> dict[str, float]:
     toks = words(sentence)
     present = set(toks)
-    hits = present & _CUE_ANCHORS
+    cue_index, cue_anchors = _cue_index()
+    hits = present & cue_anchors
     if not hits:
         return {}
     norm = f" {' '.join(toks)} "
     scores: dict[str, float] = {}
     for anchor in hits:
-        for padded, label, weight in _CUE_INDEX[anchor]:
+        for padded, label, weight in cue_index[anchor]:
             if padded in norm:
                 scores[label] = scores.get(label, 0.0) + weight
     if "decided" in scores and not present.isdisjoint(_WHY):
@@ -490,7 +411,7 @@ def summary(messages: Iterable[Message] | Session) -> list[str]:
     def pick(label: str, n: int, *, latest: bool = False) -> list[_Candidate]:
         pool = [c for c in candidates if c.label == label and c.text not in used]
         pool.sort(key=lambda c: (-c.score, -c.order if latest else c.order))
-        chosen = []
+        chosen: list[_Candidate] = []
         for c in pool:
             if len(chosen) == n or (chosen and c.score < SECOND_LINE_SCORE):
                 break
@@ -542,58 +463,9 @@ class Entities:
 
 
 PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "file", "target_file", "absolute_path")
-SEARCH_TOOLS = frozenset(
-    {"grep", "glob", "ls", "search", "find", "list_dir", "list_directory", "codebase_search", "search_files"}
-)
-SHELL_TOOLS = frozenset(
-    {
-        "bash",
-        "shell",
-        "local_shell",
-        "local_shell_call",
-        "exec_command",
-        "run_shell_command",
-        "run_in_terminal",
-        "execute_command",
-        "run_command",
-        "terminal",
-        "container.exec",
-        "shell_command",
-        "exec",
-        "command",
-    }
-)
-# Tools whose results are file contents or search hits (shared with smriti.digest.categorize).
-FILE_TOOLS = frozenset(
-    {
-        "read",
-        "read_file",
-        "readfile",
-        "view",
-        "view_file",
-        "cat",
-        "open",
-        "open_file",
-        "grep",
-        "glob",
-        "ls",
-        "list_dir",
-        "list_directory",
-        "list_files",
-        "search",
-        "search_files",
-        "file_search",
-        "codebase_search",
-        "find",
-        "find_files",
-        "notebookread",
-        "webfetch",
-        "web_fetch",
-        "websearch",
-        "web_search",
-        "fetch",
-    }
-)
+# Tool actions (smriti.models.ACTIONS) whose results are file contents, search hits or web pages:
+# what the code or the web says, not what happened (shared with smriti.digest.categorize).
+READING_ACTIONS = frozenset({"read", "search", "fetch"})
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.M)
 
 # Error signatures are found from their anchor ("…Error", "…Exception", …), then widened to the
@@ -702,17 +574,6 @@ def _command(tool_input: Any) -> str | None:
     return first[:300] or None
 
 
-def _is_shell(msg: Message) -> bool:
-    name = (msg.tool_name or "").lower()
-    if name in SHELL_TOOLS:
-        return True
-    return (
-        isinstance(msg.tool_input, dict)
-        and ("command" in msg.tool_input or "cmd" in msg.tool_input)
-        and ("shell" in name or "bash" in name or "terminal" in name or "command" in name or "exec" in name)
-    )
-
-
 # where an error message's head ends: a location ("at x.js:3"), a wide gap, the next sentence
 _ERR_HEAD_END = re.compile(r"\s+(?:at|in) [\w./\\]+:\d|\s{2,}|(?<=[.!?])\s+(?=[A-Z])")
 
@@ -745,13 +606,13 @@ def entities(messages: Iterable[Message] | Session) -> Entities:
             continue
         if msg.kind == "tool_call":
             inp = msg.tool_input
-            name = (msg.tool_name or "").lower()
+            action = msg.effective_action
             if isinstance(inp, dict) and not _INPUT_KEYS.isdisjoint(inp):
-                _input_files(inp, name, files)
+                _input_files(inp, action, files)
             for f in msg.files:
-                if isinstance(f, str) and f and (name not in SEARCH_TOOLS):
+                if isinstance(f, str) and f and action != "search":
                     files.add(f)
-            if _is_shell(msg):
+            if action == "shell":
                 cmd = _command(inp)
                 if cmd:
                     commands.add(cmd)
@@ -773,7 +634,7 @@ def entities(messages: Iterable[Message] | Session) -> Entities:
         for f in msg.files:
             if isinstance(f, str) and f:
                 files.add(f)
-        if msg.kind == "tool_result" and (msg.tool_name or "").lower() in FILE_TOOLS:
+        if msg.kind == "tool_result" and msg.effective_action in READING_ACTIONS:
             continue  # file contents and search hits: what the code says, not what happened
         text = _capped(msg)
         if not text:
@@ -851,11 +712,11 @@ _INPUT_KEYS = frozenset(PATH_KEYS) | frozenset(_LIST_PATH_KEYS) | {"input", "pat
 _EDIT_KEYS = frozenset({"new_string", "content", "input", "patch", "edits"})
 
 
-def _input_files(inp: dict, tool: str, files: _Ordered) -> None:
+def _input_files(inp: dict, action: str | None, files: _Ordered) -> None:
     for key in PATH_KEYS:
         value = inp.get(key)
         if isinstance(value, str) and value.strip() and "\n" not in value and len(value) < 1024:
-            if key == "path" and tool in SEARCH_TOOLS:
+            if key == "path" and action == "search":
                 continue  # a search root, not a file touched
             files.add(value.strip())
     for key in _LIST_PATH_KEYS:
@@ -917,9 +778,9 @@ def _scan_libraries(text: str, out: _Ordered, *, prose: bool, manifest: bool = F
     if "Successfully installed" in text:
         for m in _INSTALLED.finditer(text):
             for item in m.group(1).split():
-                name, _, ver = item.rpartition("-")
-                if name and ver[:1].isdigit():
-                    out.add((name.lower(), ver), Library(name, ver, f"{name}=={ver}"))
+                package, _, version = item.rpartition("-")
+                if package and version[:1].isdigit():
+                    out.add((package.lower(), version), Library(package, version, f"{package}=={version}"))
     if " v" in text and ("github.com/" in text or "golang.org/" in text or "gopkg.in/" in text):
         for m in _GO_MOD.finditer(text):
             out.add((m.group(1).lower(), m.group(2)), Library(m.group(1), m.group(2), f"{m.group(1)} {m.group(2)}"))
@@ -935,21 +796,21 @@ def _scan_libraries(text: str, out: _Ordered, *, prose: bool, manifest: bool = F
             if v is None:
                 continue
             seen_end = v.end()
-            m = _PROSE_LIB.search(text, max(0, v.start() - 90), v.end())
-            if m is None:
+            mention = _PROSE_LIB.search(text, max(0, v.start() - 90), v.end())
+            if mention is None:
                 continue
-            name, ver = m.group(1).rstrip(".,:"), m.group(2)
-            base = name.split("[", 1)[0]
+            written, version = mention.group(1).rstrip(".,:"), mention.group(2)
+            base = written.split("[", 1)[0]
             if base.lower() in _NOT_LIBS or len(base) < 2:
                 continue
-            key = (base.lower(), ver)
+            key = (base.lower(), version)
             if any(
-                k[0] == key[0] and (k[1] == ver or k[1].startswith(ver + "."))
+                k[0] == key[0] and (k[1] == version or k[1].startswith(version + "."))
                 for k in out.items
                 if isinstance(k, tuple)
             ):
                 continue
-            out.add(key, Library(base, ver, f"{name} {ver}"))
+            out.add(key, Library(base, version, f"{written} {version}"))
 
 
 def _scan_urls(text: str, out: _Ordered) -> None:

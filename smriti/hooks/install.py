@@ -2,15 +2,17 @@
 
 Every agent keeps its hooks somewhere else, in another shape (docs/agent-hooks.md):
 
-| agent       | user scope                         | project scope                     | shape |
-|-------------|------------------------------------|-----------------------------------|-------|
-| claude-code | ~/.claude/settings.json            | .claude/settings.json             | event → [{hooks: [handler]}] |
-| codex       | ~/.codex/hooks.json (or [hooks] in config.toml when that is where the user keeps them) | .codex/hooks.json | same; strict: no unknown keys |
-| gemini      | ~/.gemini/settings.json            | .gemini/settings.json             | same; named handlers, timeouts in ms |
-| cursor      | ~/.cursor/hooks.json               | .cursor/hooks.json                | {version: 1, hooks: {event: [handler]}} |
-| copilot     | ~/.copilot/hooks/smriti-copilot.json | .github/hooks/smriti-copilot.json | {version: 1, hooks: {Event: [handler]}} (VS Code) |
-| copilot-cli | ~/.copilot/hooks/smriti-copilot-cli.json | .github/hooks/smriti-copilot-cli.json | {version: 1, hooks: {event: [{bash}]}} |
-| cline       | ~/Documents/Cline/Hooks/<Event>    | .clinerules/hooks/<Event>         | one executable per event |
+agent        user scope / project scope: shape
+claude-code  ~/.claude/settings.json / .claude/settings.json: event → [{hooks: [handler]}]
+codex        ~/.codex/hooks.json (or [hooks] in config.toml when the user keeps them there) / .codex/hooks.json:
+             the same shape; strict: no unknown keys
+gemini       ~/.gemini/settings.json / .gemini/settings.json: the same shape; named handlers, timeouts in ms
+cursor       ~/.cursor/hooks.json / .cursor/hooks.json: {version: 1, hooks: {event: [handler]}}
+copilot      ~/.copilot/hooks/smriti-copilot.json / .github/hooks/smriti-copilot.json:
+             {version: 1, hooks: {Event: [handler]}} (VS Code)
+copilot-cli  ~/.copilot/hooks/smriti-copilot-cli.json / .github/hooks/smriti-copilot-cli.json:
+             {version: 1, hooks: {event: [{bash}]}}
+cline        ~/Documents/Cline/Hooks/<Event> / .clinerules/hooks/<Event>: one executable per event
 
 How the files are treated:
 - merged, never rewritten: JSON/JSONC files are edited in place (smriti.hooks.jsonc), so other
@@ -42,7 +44,10 @@ from smriti.hooks.protocol import AGENTS
 from smriti.paths import home
 
 BACKUP_SUFFIX = ".smriti-backup"
-TOML_BEGIN = "# >>> smriti hooks: added by `smriti hooks install --agent codex`; `smriti hooks uninstall --agent codex` removes this block >>>"
+TOML_BEGIN = (  # the marker finds the block again on uninstall: its text must never change
+    "# >>> smriti hooks: added by `smriti hooks install --agent codex`; "
+    "`smriti hooks uninstall --agent codex` removes this block >>>"
+)
 TOML_END = "# <<< smriti hooks <<<"
 CLINE_MARK = "# smriti hook: managed by `smriti hooks install --agent cline`"
 _OURS = re.compile(r"""(?:^|[\s/\\'"])smriti(?:\.exe)?['"]?\s+hook\s|\s-m\s+smriti\s+hook\s""")
@@ -58,6 +63,8 @@ class Spec:
     trust: str | None = None
 
 
+# One spec per agent of protocol.AGENTS (the one list of hook-capable agents), in its order:
+# tests/test_hooks_install.py holds the two together.
 SPECS: dict[str, Spec] = {
     "claude-code": Spec(
         "claude-code",

@@ -1,13 +1,17 @@
 """JSON for the hook path, without importing the `json` package.
 
-`import json` pulls in `re` and `enum` (about 7 ms on a 2-core machine, half of Python's own
-start-up), and the prompt hook pays its imports on every prompt. The work is done by `_json`,
+`import json` pulls in `re` and `enum` (a large share of Python's own start-up: benchmarks/README.md,
+"Hooks"), and the prompt hook pays its imports on every prompt. The work is done by `_json`,
 the C accelerator the `json` package itself uses (the same scanner and encoder, so the same
 results); where it is missing or differs (another Python implementation), this falls back to
 `json`. Nothing here is faster than `json` once imported; it is only cheaper to start.
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: `typing` imports `re`, which the hook path avoids
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _WS = " \t\n\r"  # JSON's whitespace
 
@@ -31,21 +35,29 @@ def _unsupported(obj: object) -> object:
     raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
 
 
-def _fallback() -> tuple[object, object]:
+def _json_loads(text: str) -> object:
     import json
 
-    return json.loads, lambda obj: json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return json.loads(text)
 
 
+def _json_dumps(obj: object) -> str:
+    import json
+
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+_scan: Callable[[str, int], tuple[object, int]] | None
+_encode: Callable[[object, int], tuple[str, ...] | list[str]] | None
 try:
     import _json
 
-    _scan = _json.make_scanner(_Context())
+    # _Context has every attribute the scanner reads, but typeshed types the argument nominally
+    # (as the scanner class itself), and a real JSONDecoder would mean importing `json`.
+    _scan = _json.make_scanner(_Context())  # type: ignore[arg-type]
     _encode = _json.make_encoder(None, _unsupported, _json.encode_basestring, None, ":", ",", False, False, True)
-    _loads_fallback = _dumps_fallback = None
 except (ImportError, AttributeError, TypeError):
     _scan = _encode = None
-    _loads_fallback, _dumps_fallback = _fallback()
 
 
 def loads(text: str | bytes) -> object:
@@ -54,7 +66,7 @@ def loads(text: str | bytes) -> object:
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", "surrogatepass")
     if _scan is None:
-        return _loads_fallback(text)
+        return _json_loads(text)
     start = len(text) - len(text.lstrip(_WS))
     try:
         value, end = _scan(text, start)
@@ -69,7 +81,7 @@ def dumps(obj: object) -> str:
     """`json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`: compact, non-ASCII kept.
     Raises TypeError for what JSON cannot hold, ValueError for a circular structure."""
     if _encode is None:
-        return _dumps_fallback(obj)
+        return _json_dumps(obj)
     try:
         return "".join(_encode(obj, 0))
     except RecursionError:

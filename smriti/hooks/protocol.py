@@ -8,15 +8,16 @@ The same `smriti hook claude-code …` command also runs inside Cursor and VS Co
 named on the command line is only a default: `detect` looks at the payload. Output shapes follow
 the agents' own documentation (see docs/agent-hooks.md):
 
-| agent        | inject on            | output                                                       | nothing to say |
-|--------------|----------------------|--------------------------------------------------------------|----------------|
-| claude-code  | prompt, session start| {"hookSpecificOutput":{"hookEventName":E,"additionalContext":T}} | (no output) |
-| codex        | prompt, session start| same (strict schema: no other keys)                          | (no output)    |
-| gemini       | BeforeAgent, start   | same, hookEventName "BeforeAgent"/"SessionStart"             | {}             |
-| cursor       | sessionStart only    | {"additional_context": T} (nested form when it came through Claude's settings) | {} |
-| copilot      | SessionStart only    | hookSpecificOutput (VS Code)                                 | (no output)    |
-| copilot-cli  | never (output not processed) | —                                                    | (no output)    |
-| cline        | TaskStart/Resume, UserPromptSubmit | {"cancel":false,"contextModification":T}       | {"cancel":false} |
+agent        injects on                          output                                           nothing to say
+claude-code  prompt, session start               {"hookSpecificOutput": {"hookEventName": E,      (no output)
+                                                  "additionalContext": T}}
+codex        prompt, session start               the same (a strict schema: no other keys)        (no output)
+gemini       BeforeAgent, session start          the same, hookEventName BeforeAgent/SessionStart {}
+cursor       sessionStart only                   {"additional_context": T} (the nested form when  {}
+                                                  it came through Claude Code's settings)
+copilot      SessionStart only                   hookSpecificOutput (VS Code)                     (no output)
+copilot-cli  never (its output is not read)      -                                                (no output)
+cline        TaskStart/TaskResume, prompt        {"cancel": false, "contextModification": T}      {"cancel": false}
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from smriti.index import Index
 from smriti.recall import DEFAULT_BUDGET, SESSION_START_BUDGET, recall, session_start
 from smriti.store import Store
 
-QUERY_MAX_CHARS = 2000  # a pasted log is not a better query than its first lines, only slower
 _SHOWN = re.compile(r"smriti show ([0-9a-f]+)\]")
 
 
@@ -129,7 +128,7 @@ class Recaller:
         if req.get("op") == "start":
             context = session_start(self.store, keys, budget=int(req.get("budget") or SESSION_START_BUDGET))
         else:
-            query = str(req.get("query") or "")[:QUERY_MAX_CHARS]
+            query = str(req.get("query") or "")  # recall cuts a long one at a word boundary
             session = req.get("session")
             result = recall(
                 self.store,

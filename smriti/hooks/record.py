@@ -27,6 +27,10 @@ import os
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from smriti.app import App
 
 MAX_RUNS = 5
 PRUNE_CHANCE = 1 / 32
@@ -34,12 +38,12 @@ PRUNE_AFTER_DAYS = 14
 DELAY_SECONDS = 0.3  # agents write transcripts asynchronously; a burst of hooks lands in one run
 
 
-def _sources_for(app: object, agent: str, session: str | None) -> list[Path] | None:
+def _sources_for(app: App, agent: str, session: str | None) -> list[Path] | None:
     """The agent's sources that name `session` in their path, or None to ingest all its roots."""
     if not session or len(session) < 6:
         return None
-    adapter = app.registry.get(agent)  # type: ignore[attr-defined]
-    roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in app.config.roots.get(agent, ())]  # type: ignore[attr-defined]
+    adapter = app.registry.get(agent)
+    roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in app.config.roots.get(agent, ())]
     found = []
     for root in roots:
         if not root.exists():

@@ -24,6 +24,7 @@ import os
 import sys
 
 from smriti.hooks import leanjson, protocol
+from smriti.hooks.detach import spawn_detached
 from smriti.hooks.protocol import PROMPT, START
 
 DEFAULT_TIMEOUT = 5.0
@@ -48,7 +49,8 @@ def _timeout() -> float:
 
 def _arm(seconds: float) -> None:
     try:
-        import _signal as signal  # the C module: `signal` adds ~1 ms of enum set-up for nothing here
+        # The C module: `signal` adds ~1 ms of enum set-up for nothing here (typeshed has no stub for it).
+        import _signal as signal  # type: ignore[import-not-found]
 
         def fire(_signo: int, _frame: object) -> None:
             raise HookTimeout(f"the hook took longer than {seconds:g}s")
@@ -348,45 +350,3 @@ def record(data: str, agent: str, payload: dict) -> str:
         ]
     )
     return "started"
-
-
-def spawn_detached(args: list[str]) -> None:
-    """Start `args` in its own session with stdin/stdout/stderr on /dev/null, and do not wait.
-
-    posix_spawn (no `subprocess` import, ~5 ms saved) where available. Descriptors this process
-    inherited from the agent are made non-inheritable first, so the background process never
-    holds the agent's pipes open.
-    """
-    if hasattr(os, "posix_spawn"):
-        try:
-            for name in os.listdir("/dev/fd"):
-                fd = int(name)
-                if fd > 2:
-                    try:
-                        os.set_inheritable(fd, False)
-                    except OSError:
-                        pass
-        except (OSError, ValueError):
-            pass
-        actions = [
-            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-        ]
-        try:
-            os.posix_spawn(args[0], args, dict(os.environ), file_actions=actions, setsid=True)
-            return
-        except NotImplementedError:
-            pass  # no POSIX_SPAWN_SETSID on this platform
-    import subprocess
-
-    flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-    subprocess.Popen(
-        args,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        creationflags=flags,
-        close_fds=True,
-    )

@@ -1,15 +1,16 @@
 """A warm recall server for the prompt hook, on a Unix socket in the data dir.
 
-Why: a prompt hook is a fresh process per prompt. Importing store + index + recall costs ~40 ms
-on top of the interpreter's own ~25 ms, and recall's first call builds the category matcher
-(~60 ms more); the budget for the whole hook is 3x a bare `python -c pass`. So the first prompt
-hook starts this server (detached) and answers in-process; later hooks send the request over
-the socket and print the answer, importing nothing heavy.
+Why: a prompt hook is a fresh process per prompt. Importing store + index + recall, and building
+recall's category matcher on its first call, costs several times the interpreter's own start-up,
+while the budget for the whole hook is 3x a bare `python -c pass` (benchmarks/README.md, "Hooks",
+has the measurements). So the first prompt hook starts this server (detached) and answers
+in-process; later hooks send the request over the socket and print the answer, importing nothing
+heavy.
 
 Lifecycle, all of it the server's own business:
 - one per data dir: it holds an flock on `<data>/hooks/server.lock` for its lifetime; a second
   copy exits at once;
-- it reopens the store/index/config when they change on disk (see hookrecall.Recaller.refresh);
+- it reopens the store/index/config when they change on disk (see smriti.hooks.recall.Recaller.refresh);
 - it exits after SMRITI_HOOK_SERVER_IDLE seconds without a request (default 1800), when its own
   code changes on disk (an upgrade), when the store disappears, on SIGTERM, or on a "shutdown"
   request;
@@ -123,7 +124,7 @@ def may_spawn(data: str) -> bool:
 
 
 def spawn(data: str) -> None:
-    from smriti.hooks.run import spawn_detached
+    from smriti.hooks.detach import spawn_detached
 
     spawn_detached([sys.executable, "-m", "smriti.hooks.server", "--data", data])
 
@@ -146,7 +147,7 @@ def _lock_held(data: str) -> bool:
 
 
 def stop(data: str, wait: float = 10.0) -> bool:
-    """Ask the server of `data` to exit and wait until it has (tests, `hooks uninstall`).
+    """Ask the server of `data` to exit and wait until it has (tests and benchmarks; otherwise it exits when idle).
     A server that is still starting (lock taken, socket not bound yet) is waited for. True if one ran."""
     import time
 
@@ -241,7 +242,7 @@ def serve(data: str, idle: float = IDLE_SECONDS) -> int:
     listener.listen(64)
     listener.settimeout(idle)
     stopping = False
-    released = []
+    released: list[bool] = []
 
     def release() -> None:
         if released:

@@ -296,3 +296,10 @@ def m006_sessions_related_index(conn: apsw.Connection) -> None:
         create index sessions_related on sessions(project, category, coalesce(ended_at, started_at));
         """
     )
+
+
+@migration
+def m007_messages_action(conn: apsw.Connection) -> None:
+    # What a tool call or result does (smriti.models.ACTIONS), as its adapter said. NULL for prose and
+    # for messages stored before this column: readers then take it from the tool's name.
+    conn.execute("alter table messages add column action text")

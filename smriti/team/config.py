@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from smriti.errors import ConfigError
-from smriti.team import redact
+from smriti.team.redact import Settings as RedactSettings
+from smriti.team.redact import default_settings as default_redact_settings
 
 TRANSCRIPTS = ("condensed", "full", "none")
 MAX_CONFIG_BYTES = 256 * 1024
@@ -64,12 +65,12 @@ class TeamConfig:
     path: Path | None
     share_categories: tuple[str, ...] = ()
     transcript: str = "condensed"
-    redact: redact.Settings | None = None
+    redact: RedactSettings | None = None
     raw: dict[str, Any] | None = None
 
     @property
-    def redact_settings(self) -> redact.Settings:
-        return self.redact or redact.default_settings()
+    def redact_settings(self) -> RedactSettings:
+        return self.redact or default_redact_settings()
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -115,5 +116,5 @@ def load_team_config(repo_root: Path | None) -> TeamConfig:
         raise ConfigError(f"{path}: [redact] must be a table")
     from smriti.paths import home
 
-    settings = redact.Settings.from_mapping(red, source=f"{path} [redact]", home_dirs=(str(home()),)) if red else None
+    settings = RedactSettings.from_mapping(red, source=f"{path} [redact]", home_dirs=(str(home()),)) if red else None
     return TeamConfig(path=path, share_categories=tuple(cats), transcript=transcript, redact=settings, raw=raw)

@@ -54,11 +54,11 @@ Decisions (the integrator of share/sync/check relies on them):
   YAML document, raw tabs / BOMs / NEL, LS, PS characters in the frontmatter (smriti writes them
   as escapes; libyaml and PyYAML disagree about them raw), wrong types and invalid values, a
   format version other than 1.
-* The YAML parser is libyaml's when PyYAML has it (every PyPI wheel does; ~0.2 ms a file), else
-  PyYAML's pure-Python parser (~1 ms). Only the event parser is used (no composer, resolver or
-  constructor). The two agree on everything smriti writes and, by the differential test, on
-  hand-written YAML too, with one known exception: a block-scalar header directly followed by a
-  comment (`title: |#x`) is refused by the pure-Python parser only.
+* The YAML parser is libyaml's when PyYAML has it (every PyPI wheel does), else PyYAML's slower
+  pure-Python parser (benchmarks/README.md, "Measurements moved out of docstrings"). Only the event
+  parser is used (no composer, resolver or constructor). The two agree on everything smriti writes
+  and, by the differential test, on hand-written YAML too, with one known exception: a block-scalar
+  header directly followed by a comment (`title: |#x`) is refused by the pure-Python parser only.
 * Unknown keys are ignored but reported (`parse_report(...).warnings`, rule "unknown-key"):
   forward compatibility for additive fields; breaking changes bump `smriti`, which is rejected.
   Unknown keys are not kept in the item, so re-rendering drops them.
@@ -956,7 +956,7 @@ def strict_handler() -> Any:
     if _HANDLER is None:
         from frontmatter.default_handlers import BaseHandler
 
-        class StrictYAMLHandler(BaseHandler):  # type: ignore[misc]
+        class StrictYAMLHandler(BaseHandler):
             FM_BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
             START_DELIMITER = END_DELIMITER = "---"
 

@@ -4,7 +4,7 @@
     >>> r.text          # 'GITHUB_TOKEN=[REDACTED:github-token] and mail [REDACTED:email] from ~/x'
     >>> r.findings      # what was replaced: kind, rule, span in the original, line, fingerprint
     >>> r.residual      # what still looks like a secret afterwards (and team-pattern errors)
-    >>> r.raise_for_residual("item 3f9a2c1e")   # share refuses the item: fail closed
+    >>> r.problems()    # one line per residual finding: share skips the item (fail closed)
 
 `redact(text, settings) -> Redacted` replaces; `scan(text, settings) -> list[Finding]` only reports (it is
 the residual check after redaction and what `smriti check` runs over committed files). Both use the same
@@ -60,8 +60,8 @@ Why a built-in rule table and not detect-secrets (the decision, 2026-11):
 - detect-secrets (Yelp) 1.5.0 is the newest release (May 2024). Its plugins miss today's formats
   (OpenAI `sk-proj-…`, GitHub `github_pat_…`, Anthropic; Yelp/detect-secrets#894 is open), it reports a
   secret's line and value but no offsets (so it cannot drive a replacement), it configures itself through
-  process-global settings, pulls in `requests`, and took about 100 ms for a 20 KB transcript here
-  (`SecretsCollection.scan_file`) against a budget of 5 ms. Its keyword and entropy heuristics are sound
+  process-global settings, pulls in `requests`, and is far slower than the budget (well under 5 ms
+  for a 20 KB transcript; benchmarks/redact times it beside smriti's own). Its keyword and entropy heuristics are sound
   ideas; they are re-implemented below with spans.
 - ggshield needs GitGuardian's API; trufflehog/trufflehog3/whispers are scanners of repositories and files,
   not libraries that return spans; scrubadub/presidio target personal data with NLP models.
@@ -69,9 +69,9 @@ Why a built-in rule table and not detect-secrets (the decision, 2026-11):
   document them), each compiled with the stdlib `re` and written so that it starts with a literal
   (sre's fast prefix search) and cannot backtrack catastrophically (possessive quantifiers, bounded
   repeats, boundaries checked in Python), plus structural detectors (assignments of secret-named keys,
-  high-entropy assignments, passwords in URLs, e-mail addresses, home paths). On a 20 KB transcript
-  `scan` takes about 1.8 ms and `redact` (a pass, then a re-scan of its output for the fixpoint and the
-  residual) about 2.8 ms; see benchmarks/redact.
+  high-entropy assignments, passwords in URLs, e-mail addresses, home paths). `redact` is a pass, then
+  a re-scan of its output (for the fixpoint and the residual), so it costs about two scans; both are
+  timed against the budget in benchmarks/redact.
 
 Team patterns (from `.smriti/config.toml`, `[redact]`) are regular expressions written by people, so they
 are bounded three ways: each pattern is at most `MAX_TEAM_PATTERN_CHARS` characters (and at most
@@ -100,7 +100,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
-from smriti.errors import ConfigError, SmritiError
+from smriti.errors import ConfigError
 
 __all__ = [
     "MAX_PASSES",
@@ -108,7 +108,6 @@ __all__ = [
     "Finding",
     "PathRule",
     "Redacted",
-    "ResidualSecretError",
     "Settings",
     "TeamPattern",
     "default_settings",
@@ -390,14 +389,6 @@ def default_settings(**overrides: Any) -> Settings:
     return Settings(home_dirs=homes, **overrides)
 
 
-class ResidualSecretError(SmritiError):
-    """Raised by `Redacted.raise_for_residual`: something still looks like a secret, so nothing is written."""
-
-    def __init__(self, message: str, findings: tuple[Finding, ...]) -> None:
-        super().__init__(message)
-        self.findings = findings
-
-
 @dataclass(frozen=True, slots=True)
 class Redacted:
     """The result of `redact`: the redacted `text` and what happened to it.
@@ -429,12 +420,6 @@ class Redacted:
                     f"if it is not a secret, allow it with its fingerprint {f.fingerprint} in [redact] allow"
                 )
         return out
-
-    def raise_for_residual(self, what: str = "text") -> None:
-        """Fail closed: raise `ResidualSecretError` naming every residual finding, if there is any."""
-        if self.residual:
-            lines = "\n  ".join(self.problems())
-            raise ResidualSecretError(f"refusing to write {what}:\n  {lines}", self.residual)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -641,7 +626,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "authorization-header",
         "bearer-token",
-        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{8,}+)",
+        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest)"
+        r"[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{8,}+)",
         priority=P_CONTEXT,
         group="secret",
         needles=("uthorization",),
@@ -727,8 +713,11 @@ RULES: tuple[Rule, ...] = (
 # Values: templates, masks, paths, identifiers
 
 _TEMPLATE_RE = re.compile(
-    r"""^(?:\[[^\]]*\]|\#[0-9a-fA-F]{3,8}|%[sdrif]|\{\w*\}|\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*|\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_][A-Za-z0-9_]*%|%\([^)]*\)s
-        |\*+|x{3,}|X{3,}|•+|\.{3}|…|(?i:redacted|hidden|masked|secret|password|changeme|none|null|nil|true|false|undefined|empty|todo|tbd|xxx+|your[-_ ].*|<.*)
+    r"""^(?:\[[^\]]*\]|\#[0-9a-fA-F]{3,8}|%[sdrif]|\{\w*\}|\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*
+        |\{\{.*\}\}|\{%.*%\}|<[^<>]*>|%[A-Za-z_][A-Za-z0-9_]*%|%\([^)]*\)s
+        |\*+|x{3,}|X{3,}|•+|\.{3}|…
+        |(?i:redacted|hidden|masked|secret|password|changeme|none|null|nil|true|false|undefined|empty|todo|tbd|xxx+
+        |your[-_ ].*|<.*)
         )$""",
     re.VERBOSE,
 )
@@ -1405,10 +1394,10 @@ def _select(text: str, cands: list[_Cand], allow: frozenset[str]) -> tuple[list[
 def _swallows(text: str, c: _Cand, starts: list[int], ends: list[int]) -> bool:
     """A value rule replaces the narrower matches inside it when it holds more than they do: `token =
     "ghp_…-and-more"` goes whole, while `"private_key": "-----BEGIN…-----END…-----\\n"` stays a private key."""
-    if not all(c.start <= s and e <= c.end for s, e in zip(starts, ends)):
+    if not all(c.start <= s and e <= c.end for s, e in zip(starts, ends, strict=True)):
         return False
     rest, pos = [], c.start
-    for s, e in zip(starts, ends):
+    for s, e in zip(starts, ends, strict=True):
         rest.append(text[pos:s])
         pos = e
     rest.append(text[pos : c.end])
@@ -1459,7 +1448,7 @@ def redact(text: str, settings: Settings | None = None) -> Redacted:
     """Replace every secret, e-mail address and home path in `text`; see the module docstring.
 
     `Redacted.residual` is empty unless something could not be redacted or checked: callers that write
-    shared files must refuse when it is not (`Redacted.raise_for_residual`).
+    shared files must refuse when it is not (`Redacted.problems` says why).
     """
     settings = settings or _DEFAULT
     lines = _Lines(text)

@@ -23,7 +23,7 @@ from rapidfuzz import fuzz, process
 
 from smriti import project as projects
 from smriti.errors import InvalidInput, SmritiError
-from smriti.models import Message
+from smriti.models import ACTIONS, Message
 from smriti.recall import fence
 from smriti.search import category_filter, parse_since, project_keys
 from smriti.store import MessageRow, SessionRow, Store
@@ -362,7 +362,7 @@ def _share_one(
 
         plain = [_as_message(m) for m in messages]
         summary_lines = distill.summary(plain)
-        fallback_title = distill.title(plain)
+        fallback_title: str | None = distill.title(plain)
     else:
         summary_lines = list(digest.get("summary", []))
         fallback_title = session.digest_title or digest.get("title")
@@ -412,7 +412,10 @@ def _share_one(
                 # exactly what sharing would write, so it is ours; record it now.
                 store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current))
             return "unchanged", rel_existing
-        touched = knowledge.edited(existing) or (record is not None and record["file_sha"] != _sha(current))
+        # `existing` is the parse of existing_path, read above.
+        touched = (existing is not None and knowledge.edited(existing)) or (
+            record is not None and record["file_sha"] != _sha(current)
+        )
         if touched and not refresh:
             return "skipped", f"{rel_existing} was edited by a person; --refresh overwrites it"
         # Content changed since it was shared: keep the reviewer's location, stamp a new share time.
@@ -445,6 +448,7 @@ def _as_message(row: MessageRow) -> Message:
         tool_input=row.tool_input,
         files=tuple(row.files),
         sidechain=row.sidechain,
+        action=row.action if row.action in ACTIONS else None,
     )
 
 

@@ -1,0 +1,212 @@
+"""Team knowledge items: imported by sync, written by share; read by recall, show and status."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from smriti.store.connection import StoreConnection, like_escape, utc_now
+from smriti.store.rows import KnowledgeRow
+
+if TYPE_CHECKING:  # smriti.team imports the store: a runtime import would be a cycle
+    from smriti.team.knowledge import KnowledgeItem
+
+
+# The columns a KnowledgeRow is read from, in its field order.
+_KNOWLEDGE_COLS = (
+    "item_id, title, category, tags, project, agent, session, author, created, shared, files, status, "
+    "supersedes, content_hash, body, origin, repo, path, id"
+)
+
+
+def _knowledge_row(r: tuple[Any, ...]) -> KnowledgeRow:
+    return KnowledgeRow(
+        id=r[0],
+        title=r[1],
+        category=r[2],
+        tags=json.loads(r[3]),
+        project=r[4],
+        agent=r[5],
+        session=r[6],
+        author=r[7],
+        created=r[8],
+        shared=r[9],
+        files=json.loads(r[10]),
+        status=r[11],
+        supersedes=json.loads(r[12]),
+        content_hash=r[13],
+        body=r[14],
+        origin=r[15],
+        repo=r[16],
+        path=r[17],
+        rowid=r[18],
+    )
+
+
+class KnowledgeMixin(StoreConnection):
+    def knowledge_blobs(self, repo: str) -> dict[str, tuple[str, str]]:
+        """item id → (path, blob) of the items a repo's last sync imported."""
+        return {
+            r[0]: (r[1], r[2])
+            for r in self.conn.execute(
+                "select item_id, path, blob from knowledge where repo = ? and origin = 'sync'", (repo,)
+            )
+        }
+
+    def upsert_knowledge(
+        self, item: KnowledgeItem, *, origin: str, repo: str | None, path: str | None, blob: str
+    ) -> str:
+        """Insert or update one item; returns 'imported', 'updated' or 'unchanged'."""
+        row = self.conn.execute(
+            "select id, blob, path, origin from knowledge where item_id = ? and coalesce(repo, '') = coalesce(?, '')",
+            (item.id, repo),
+        ).fetchone()
+        values = (
+            item.title,
+            item.category,
+            json.dumps(list(item.tags)),
+            item.project,
+            item.agent,
+            item.session,
+            item.author,
+            item.created,
+            item.shared,
+            json.dumps(list(item.files)),
+            item.status,
+            json.dumps(list(item.supersedes)),
+            item.content_hash,
+            item.body,
+            origin,
+            repo,
+            path,
+            blob,
+            utc_now(),
+        )
+        with self.conn:
+            if row is None:
+                rowid = self._scalar(
+                    "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
+                    "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at) "
+                    "values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                    (item.id, *values),
+                )
+                self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
+                outcome = "imported"
+            elif (row[1], row[2], row[3]) == (blob, path, origin):
+                outcome = "unchanged"
+            else:
+                self._update_knowledge(row[0], values)
+                outcome = "updated"
+        return outcome
+
+    def _update_knowledge(self, rowid: int, values: tuple[Any, ...]) -> None:
+        self.conn.execute(
+            "update knowledge set title = ?, category = ?, tags = ?, project = ?, agent = ?, session = ?, "
+            "author = ?, created = ?, shared = ?, files = ?, status = ?, supersedes = ?, content_hash = ?, "
+            "body = ?, origin = ?, repo = ?, path = ?, blob = ?, updated_at = ? where id = ?",
+            (*values, rowid),
+        )
+        self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
+
+    def move_knowledge(self, repo: str, item_id: str, path: str) -> None:
+        with self.conn:
+            self.conn.execute(
+                "update knowledge set path = ?, updated_at = ? where item_id = ? and repo = ?",
+                (path, utc_now(), item_id, repo),
+            )
+
+    def remove_knowledge(self, repo: str, item_ids: Iterable[str]) -> int:
+        n = 0
+        with self.conn:
+            for item_id in item_ids:
+                row = self.conn.execute(
+                    "select id from knowledge where item_id = ? and repo = ?", (item_id, repo)
+                ).fetchone()
+                if row:
+                    self.conn.execute("delete from knowledge where id = ?", (row[0],))
+                    self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (row[0],))
+                    n += 1
+        return n
+
+    def knowledge_item(self, item_id: str) -> KnowledgeRow | None:
+        """An item by id or a unique prefix of one (at least 4 characters)."""
+        rows = self.conn.execute(
+            f"select {_KNOWLEDGE_COLS} from knowledge where item_id = ? or item_id like ?",
+            (item_id, like_escape(item_id) + "%" if len(item_id) >= 4 else item_id),
+        ).fetchall()
+        if len(rows) != 1:
+            return None
+        return _knowledge_row(rows[0])
+
+    def knowledge_by_rowid(self, rowids: Iterable[int]) -> dict[int, KnowledgeRow]:
+        ids = list(set(rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return {
+            r[18]: _knowledge_row(r)
+            for r in self.conn.execute(f"select {_KNOWLEDGE_COLS} from knowledge where id in ({marks})", ids)
+        }
+
+    def superseded_item_ids(self) -> set[str]:
+        """Items that an active item names in its `supersedes`, plus those marked superseded."""
+        out = {i for (i,) in self.conn.execute("select item_id from knowledge where status != 'active'")}
+        for (sup,) in self.conn.execute(
+            "select supersedes from knowledge where status = 'active' and supersedes != '[]'"
+        ):
+            out.update(json.loads(sup))
+        return out
+
+    def project_knowledge(
+        self, project: tuple[str, ...], categories: tuple[str, ...], limit: int = 10
+    ) -> list[KnowledgeRow]:
+        """Active team items of a project in these categories (or their children), newest first."""
+        if not project:
+            return []
+        cats = " or ".join(["category = ? or category like ?"] * len(categories))
+        args: list[Any] = [*project]
+        for c in categories:
+            args += [c, c + "/%"]
+        rows = self.conn.execute(
+            f"select {_KNOWLEDGE_COLS} from knowledge where repo in ({','.join('?' * len(project))}) "
+            f"and status = 'active' and ({cats}) order by coalesce(shared, created) desc limit ?",
+            [*args, limit],
+        )
+        superseded = self.superseded_item_ids()
+        return [k for k in map(_knowledge_row, rows) if k.id not in superseded]
+
+    def list_knowledge(
+        self,
+        *,
+        repos: tuple[str, ...] | None = None,
+        categories: tuple[str, ...] = (),
+        statuses: tuple[str, ...] = (),
+        limit: int | None = None,
+    ) -> list[KnowledgeRow]:
+        """Knowledge items, newest first: of these repos (project keys; None any), in these exact
+        categories (() any) and statuses (() any)."""
+        where: list[str] = ["1"]
+        args: list[Any] = []
+        if repos is not None:
+            if not repos:
+                return []
+            where.append(f"repo in ({','.join('?' * len(repos))})")
+            args += list(repos)
+        if categories:
+            where.append(f"category in ({','.join('?' * len(categories))})")
+            args += list(categories)
+        if statuses:
+            where.append(f"status in ({','.join('?' * len(statuses))})")
+            args += list(statuses)
+        sql = (
+            f"select {_KNOWLEDGE_COLS} from knowledge where {' and '.join(where)} "
+            "order by coalesce(shared, created) desc, item_id"
+        )
+        if limit is not None:
+            sql += " limit ?"
+            args.append(limit)
+        return [_knowledge_row(r) for r in self.conn.execute(sql, args)]
+
+    def knowledge_count(self) -> int:
+        return self._scalar("select count(*) from knowledge")

@@ -1,0 +1,114 @@
+"""The index feed: the outbox of changes and the documents the index builds from the store."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from smriti.models import UNINDEXED_KINDS
+from smriti.store.connection import StoreConnection
+from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
+
+
+class OutboxMixin(StoreConnection):
+    def outbox_batch(self, limit: int = 5000) -> list[tuple[int, str, int]]:
+        return list(self.conn.execute("select id, op, ref from outbox order by id limit ?", (limit,)))
+
+    def outbox_done(self, upto_id: int) -> None:
+        with self.conn:
+            self.conn.execute("delete from outbox where id <= ?", (upto_id,))
+
+    def outbox_size(self) -> int:
+        return self._scalar("select count(*) from outbox")
+
+    def index_docs_for_messages(self, message_rowids: list[int]) -> Iterator[IndexDoc]:
+        for chunk_start in range(0, len(message_rowids), 500):
+            chunk = message_rowids[chunk_start : chunk_start + 500]
+            marks = ",".join("?" * len(chunk))
+            yield from self._index_docs(f"m.id in ({marks})", chunk)
+
+    def index_docs_for_sessions(self, session_rowids: list[int]) -> Iterator[IndexDoc]:
+        for chunk_start in range(0, len(session_rowids), 500):
+            chunk = session_rowids[chunk_start : chunk_start + 500]
+            marks = ",".join("?" * len(chunk))
+            yield from self._index_docs(f"m.session in ({marks})", chunk)
+
+    def all_index_docs(self) -> Iterator[IndexDoc]:
+        yield from self._index_docs("1", [])
+
+    def _index_docs(self, where: str, args: list[Any]) -> Iterator[IndexDoc]:
+        unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
+        # The previous row of the stream per session: (seq, turn start). Rows mostly come in seq
+        # order, so a message's turn is known from the row before it; otherwise it is looked up.
+        previous: dict[int, tuple[int, int]] = {}
+        for r in self.conn.execute(
+            "select m.id, m.session, b.text, m.role, m.kind, m.ts, s.agent, s.project, s.category, m.seq "
+            "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob "
+            f"where {where} and m.kind not in ({unindexed})",
+            args,
+        ):
+            session, seq, kind = r[1], r[9], r[4]
+            if kind == "prompt":
+                turn = seq
+            else:
+                before = previous.get(session)
+                if before is not None and before[0] == seq - 1:
+                    turn = before[1]
+                else:
+                    turn = self._turn_start(session, seq)
+            previous[session] = (seq, turn)
+            passage = turn + (seq - turn) // PASSAGE_MESSAGES * PASSAGE_MESSAGES
+            yield IndexDoc(r[0], session, r[2], r[3], kind, r[5], r[6], r[7], r[8], passage=passage)
+
+    def _turn_start(self, session: int, seq: int) -> int:
+        """The seq of the prompt that opened the turn holding message `seq` (0 before any prompt)."""
+        row = self.conn.execute(
+            "select max(seq) from messages where session = ? and seq < ? and kind = 'prompt'", (session, seq)
+        ).fetchone()
+        return row[0] if row and row[0] is not None else 0
+
+    def digest_docs(self, session_rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
+        """One document per session digest (title, summary, entities), keyed by -session rowid."""
+        ids = None if session_rowids is None else sorted(set(session_rowids))
+        chunks = [None] if ids is None else [ids[i : i + 500] for i in range(0, len(ids), 500)]
+        for chunk in chunks:
+            where = "1" if chunk is None else f"d.session in ({','.join('?' * len(chunk))})"
+            for r in self.conn.execute(
+                "select d.session, d.title, d.summary, d.entities, s.agent, s.project, s.category, "
+                "coalesce(s.ended_at, s.started_at) from digests d join sessions s on s.id = d.session "
+                f"where {where}",
+                chunk or [],
+            ):
+                entities = json.loads(r[3])
+                text = "\n".join(
+                    [
+                        r[1],
+                        *json.loads(r[2]),
+                        *entities.get("files", []),
+                        *entities.get("errors", []),
+                        *(lib.get("text", "") for lib in entities.get("libraries", [])),
+                        *entities.get("commands", []),
+                    ]
+                )
+                yield IndexDoc(-r[0], r[0], text, "system", "digest", r[7], r[4], r[5], r[6])
+
+    def knowledge_docs(self, rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
+        """Index documents for knowledge items: title, tags, files and body; `message_rowid` 0."""
+        ids = None if rowids is None else sorted(set(rowids))
+        chunks = [None] if ids is None else [ids[i : i + 500] for i in range(0, len(ids), 500)]
+        for chunk in chunks:
+            where = "1" if chunk is None else f"id in ({','.join('?' * len(chunk))})"
+            for r in self.conn.execute(
+                "select id, title, tags, files, body, category, agent, repo, created, status from knowledge "
+                f"where {where}",
+                chunk or [],
+            ):
+                text = "\n".join([r[1], " ".join(json.loads(r[2])), " ".join(json.loads(r[3])), r[4]])
+                yield IndexDoc(
+                    0, 0, text, "system", "knowledge", r[8], r[6] or "", r[7], r[5], knowledge_rowid=r[0], status=r[9]
+                )
+
+    def count_indexable(self) -> int:
+        unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
+        return self._scalar(f"select count(*) from messages where kind not in ({unindexed})")

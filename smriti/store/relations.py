@@ -1,0 +1,75 @@
+"""Relations between sessions: a newer session that supersedes or relates to an older one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from smriti.store.sessions import SessionsMixin
+
+
+class RelationsMixin(SessionsMixin):
+    def relation_candidates(
+        self, session_rowid: int, project: str | None, category: str, limit: int = 30
+    ) -> list[dict[str, Any]]:
+        """Recent sessions of the same project and category: id, time, digest title, touched files."""
+        if not project or category == "uncategorized":
+            return []
+        rows = self.conn.execute(
+            "select s.id, s.session_id, coalesce(s.ended_at, s.started_at), d.title, "
+            "(select group_concat(f.path, char(0)) from session_files f where f.session = s.id) "
+            "from sessions s join digests d on d.session = s.id "
+            "where s.project = ? and s.category = ? and s.id != ? "
+            "order by coalesce(s.ended_at, s.started_at) desc limit ?",
+            (project, category, session_rowid, limit),
+        )
+        return [
+            {"rowid": r[0], "session_id": r[1], "time": r[2], "title": r[3], "files": r[4].split("\0") if r[4] else []}
+            for r in rows
+        ]
+
+    def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
+        with self.conn:
+            self.conn.execute("delete from session_relations where session = ?", (session_rowid,))
+            self.conn.executemany(
+                "insert or replace into session_relations (session, other, relation, score) values (?,?,?,?)",
+                [(session_rowid, other, rel, score) for other, rel, score in relations],
+            )
+
+    def add_relation(self, session_rowid: int, other: int, relation: str, score: float) -> None:
+        with self.conn:
+            self.conn.execute(
+                "insert or replace into session_relations (session, other, relation, score) values (?,?,?,?)",
+                (session_rowid, other, relation, score),
+            )
+
+    def relations(self, session_rowid: int) -> list[dict[str, Any]]:
+        """Both directions: what this session supersedes or relates to, and what supersedes it."""
+        out = []
+        for other, rel, score, direction in self.conn.execute(
+            "select r.other, r.relation, r.score, 'out' from session_relations r where r.session = ? "
+            "union all select r.session, r.relation, r.score, 'in' from session_relations r where r.other = ?",
+            (session_rowid, session_rowid),
+        ):
+            row = self.sessions_by_rowid([other]).get(other)
+            if row is None:
+                continue
+            name = rel if direction == "out" else ("superseded_by" if rel == "supersedes" else "related")
+            out.append({"relation": name, "session_id": row.session_id, "title": row.title, "score": round(score, 3)})
+        return out
+
+    def superseders_of(self, session_rowids: Iterable[int]) -> dict[int, set[int]]:
+        """Session → the newer sessions that supersede it, for these sessions only (the prompt
+        hook asks this of its candidates; reading every relation is too slow on a big store)."""
+        ids = list(session_rowids)
+        if not ids:
+            return {}
+        out: dict[int, set[int]] = {}
+        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
+            marks = ",".join("?" * len(chunk))
+            for newer, older in self.conn.execute(
+                f"select session, other from session_relations where relation = 'supersedes' and other in ({marks})",
+                chunk,
+            ):
+                out.setdefault(older, set()).add(newer)
+        return out

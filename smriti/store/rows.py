@@ -1,0 +1,174 @@
+"""Typed rows: what the store's readers return (frozen dataclasses, no SQL)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    session_rowid: int
+    session_id: str
+    added: int
+    updated: int
+    created: bool
+
+
+@dataclass(frozen=True)
+class SourceState:
+    path: str
+    agent: str
+    size: int
+    mtime_ns: int
+    inode: int | None
+    resume: Any
+    sessions: list[str]
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    rowid: int
+    session_id: str
+    agent: str
+    native_id: str
+    project: str | None
+    project_name: str | None
+    cwd: str | None
+    git_branch: str | None
+    agent_title: str | None  # the title the agent stored (user-set or the agent's own summary)
+    started_at: str | None
+    ended_at: str | None
+    models: list[str]
+    source_paths: list[str]
+    parent_native_id: str | None
+    category: str | None
+    message_count: int
+    digest_title: str | None = None  # smriti's, distilled from the first real request
+
+    @property
+    def title(self) -> str | None:
+        """What a person sees: the agent's title when it has one, else smriti's distilled one."""
+        return self.agent_title or self.digest_title
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session_id": self.session_id,
+            "native_id": self.native_id,
+            "agent": self.agent,
+            "project": self.project_name,
+            "project_key": self.project,
+            "title": self.title,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "messages": self.message_count,
+            "category": self.category or "uncategorized",
+            "cwd": self.cwd,
+            "git_branch": self.git_branch,
+            "models": self.models,
+            "parent_native_id": self.parent_native_id,
+            "source_paths": self.source_paths,
+        }
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    rowid: int
+    session_rowid: int
+    seq: int
+    role: str
+    kind: str
+    text: str
+    timestamp: str | None
+    tool_name: str | None
+    tool_input: Any
+    files: list[str]
+    sidechain: bool
+    action: str | None = None  # NULL for prose and rows stored before actions were (migration m007)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "role": self.role,
+            "kind": self.kind,
+            "text": self.text,
+            "timestamp": self.timestamp,
+            "tool_name": self.tool_name,
+            "tool_input": self.tool_input,
+            "files": self.files,
+            "sidechain": self.sidechain,
+        }
+
+
+# A long turn (one prompt, a hundred tool calls) is cut into passages of this many messages.
+PASSAGE_MESSAGES = 10
+
+
+@dataclass(frozen=True)
+class IndexDoc:
+    """What the index needs of one document: a message (joined with its session), a session's
+    digest (message_rowid = -session rowid) or a knowledge item (knowledge_rowid set)."""
+
+    message_rowid: int
+    session_rowid: int
+    text: str
+    role: str
+    kind: str
+    timestamp: str | None
+    agent: str
+    project: str | None
+    category: str | None
+    knowledge_rowid: int = 0
+    status: str = "active"
+    # The passage a message belongs to: the seq of the first message of its window of a user turn
+    # (a turn is a prompt and everything up to the next prompt; long turns are cut every
+    # PASSAGE_MESSAGES messages). Recall ranks a session by its best passages.
+    passage: int = 0
+
+
+@dataclass(frozen=True)
+class KnowledgeRow:
+    """A team knowledge item as the store holds it (see smriti.team.knowledge for the file format)."""
+
+    id: str  # the item's 16-hex id from its frontmatter
+    title: str
+    category: str
+    tags: list[str]
+    project: str | None
+    agent: str | None
+    session: str | None  # the agent's own id of the session it came from
+    author: str | None
+    created: str
+    shared: str | None
+    files: list[str]
+    status: str  # active | superseded | withdrawn
+    supersedes: list[str]
+    content_hash: str | None
+    body: str
+    origin: str  # 'sync' | 'share'
+    repo: str | None  # the project key of the repo it was shared into
+    path: str | None  # the file, relative to that repo's root
+    rowid: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field but the store's own rowid, in frontmatter order."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "category": self.category,
+            "tags": self.tags,
+            "project": self.project,
+            "agent": self.agent,
+            "session": self.session,
+            "author": self.author,
+            "created": self.created,
+            "shared": self.shared,
+            "files": self.files,
+            "status": self.status,
+            "supersedes": self.supersedes,
+            "content_hash": self.content_hash,
+            "body": self.body,
+            "origin": self.origin,
+            "repo": self.repo,
+            "path": self.path,
+        }

@@ -1,0 +1,375 @@
+"""Sessions and their messages: the content-addressed write path and the session readers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from smriti.errors import NotFound
+from smriti.models import UNINDEXED_KINDS, Message, Session
+from smriti.store.connection import (
+    StoreConnection,
+    earliest,
+    key_hash,
+    latest,
+    like_escape,
+    merge_list,
+    public_session_id,
+    text_hash,
+    utc_now,
+)
+from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteResult
+
+_SESSION_COLS = (
+    "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
+    "ended_at, models, source_paths, parent_native_id, category, message_count, "
+    "(select d.title from digests d where d.session = sessions.id)"
+)
+
+
+def _session_row(r: tuple) -> SessionRow:
+    return SessionRow(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        r[6],
+        r[7],
+        r[8],
+        r[9],
+        r[10],
+        json.loads(r[11]),
+        json.loads(r[12]),
+        r[13],
+        r[14],
+        r[15],
+        r[16],
+    )
+
+
+class SessionsMixin(StoreConnection):
+    def write_session(self, session: Session, project_key: str | None, project_name: str | None) -> WriteResult:
+        """Merge a parsed session into the store, in one transaction.
+
+        New messages are appended in order; a message whose key is already stored in this
+        session is replaced when its text changed (a response that grew across a resume);
+        a key stored in another session of the same agent (a resumed session replaying the
+        original's lines) is kept where it was, so it counts once.
+        """
+        now = utc_now()
+        sid = public_session_id(session.agent, session.native_id)
+        c = self.conn
+        with c:
+            row = c.execute(
+                "select id, title, started_at, ended_at, models, source_paths, cwd, git_branch, project, "
+                "project_name, parent_native_id from sessions where agent = ? and native_id = ?",
+                (session.agent, session.native_id),
+            ).fetchone()
+            if row is None:
+                created = True
+                rowid = self._scalar(
+                    "insert into sessions (session_id, agent, native_id, project, project_name, cwd, git_branch, "
+                    "git_remote, title, started_at, ended_at, models, source_paths, parent_native_id, extra, "
+                    "ingested_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                    (
+                        sid,
+                        session.agent,
+                        session.native_id,
+                        project_key,
+                        project_name,
+                        session.cwd,
+                        session.git_branch,
+                        session.git_remote,
+                        session.title,
+                        session.started_at,
+                        session.ended_at,
+                        json.dumps(list(session.models)),
+                        json.dumps(list(session.source_paths)),
+                        session.parent_native_id,
+                        json.dumps(session.extra, default=str),
+                        now,
+                        now,
+                    ),
+                )
+            else:
+                created = False
+                rowid = row[0]
+                c.execute(
+                    "update sessions set title = ?, started_at = ?, ended_at = ?, models = ?, source_paths = ?, "
+                    "cwd = ?, git_branch = ?, project = ?, project_name = ?, parent_native_id = ?, updated_at = ? "
+                    "where id = ?",
+                    (
+                        session.title or row[1],
+                        earliest(row[2], session.started_at),
+                        latest(row[3], session.ended_at),
+                        json.dumps(merge_list(json.loads(row[4]), session.models)),
+                        json.dumps(merge_list(json.loads(row[5]), session.source_paths)),
+                        row[6] or session.cwd,
+                        session.git_branch or row[7],
+                        row[8] or project_key,
+                        row[9] or project_name,
+                        row[10] or session.parent_native_id,
+                        now,
+                        rowid,
+                    ),
+                )
+            next_seq = self._scalar("select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,))
+            added = updated = 0
+            for m in session.messages:
+                outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m)
+                if outcome == "added":
+                    next_seq += 1
+                    added += 1
+                elif outcome == "updated":
+                    updated += 1
+            if added:
+                c.execute(
+                    "update sessions set message_count = (select count(*) from messages where session = ?) "
+                    "where id = ?",
+                    (rowid, rowid),
+                )
+        return WriteResult(rowid, sid, added, updated, created)
+
+    def _put_message(self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message) -> str | None:
+        """Store one message of a session: "added", "updated" (its text changed) or None (known)."""
+        c = self.conn
+        blob = self._blob_id(m.text)
+        tool_input = None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False)
+        files = json.dumps(list(m.files)) if m.files else None
+        kh = key_hash(agent, m.key)
+        for _ in range(2):
+            new = c.execute(
+                "insert into messages (session, seq, key_hash, role, kind, blob, ts, tool_name, tool_input, files, "
+                "sidechain, action) values (?,?,?,?,?,?,?,?,?,?,?,?) on conflict(key_hash) do nothing returning id",
+                (
+                    session_rowid,
+                    seq,
+                    kh,
+                    m.role,
+                    m.kind,
+                    blob,
+                    m.timestamp,
+                    m.tool_name,
+                    tool_input,
+                    files,
+                    int(m.sidechain),
+                    m.action,
+                ),
+            ).fetchone()
+            if new is not None:
+                if m.kind not in UNINDEXED_KINDS:
+                    c.execute("insert into outbox (op, ref) values ('message', ?)", (new[0],))
+                return "added"
+            old_id, old_session, old_blob, old_kind = self._row(
+                "select id, session, blob, kind from messages where key_hash = ?", (kh,)
+            )
+            if old_session == session_rowid:
+                if (old_blob, old_kind) == (blob, m.kind):
+                    return None
+                # A message that grew (a streamed response completed across a resume), or that a
+                # later read classified better (injected context that turned out to be a prompt).
+                c.execute(
+                    "update messages set blob = ?, role = ?, kind = ?, tool_name = ?, tool_input = ?, files = ?, "
+                    "action = ? where id = ?",
+                    (blob, m.role, m.kind, m.tool_name, tool_input, files, m.action, old_id),
+                )
+                c.execute("insert into outbox (op, ref) values ('message', ?)", (old_id,))
+                return "updated"
+            if old_blob == blob:
+                # A resumed session replaying another session's line: stored once, where it was first.
+                return None
+            # Same key, different text, another session: not a replay but two sessions that reuse
+            # an id (hand-made fixtures, exports). Keep it, under a key scoped to this session.
+            kh = key_hash(agent, f"{native_id}\0{m.key}")
+        return None
+
+    def _blob_id(self, text: str) -> int:
+        digest = text_hash(text)
+        row = self.conn.execute(
+            "insert into blobs (hash, text) values (?, ?) on conflict (hash) do nothing returning id", (digest, text)
+        ).fetchone()
+        if row is None:
+            return self._scalar("select id from blobs where hash = ?", (digest,))
+        return row[0]
+
+    def delete_session(self, agent: str, native_id: str, reason: str | None = None) -> bool:
+        """Remove a session and its messages (and, with a reason, keep it out of future ingests)."""
+        with self.conn:
+            row = self.conn.execute(
+                "select id from sessions where agent = ? and native_id = ?", (agent, native_id)
+            ).fetchone()
+            if reason:
+                self.conn.execute(
+                    "insert or replace into tombstones (agent, native_id, reason, at) values (?,?,?,?)",
+                    (agent, native_id, reason, utc_now()),
+                )
+            if row is not None:
+                self.conn.execute("delete from messages where session = ?", (row[0],))
+                self.conn.execute("delete from sessions where id = ?", (row[0],))
+                self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (row[0],))
+        return row is not None
+
+    def is_tombstoned(self, agent: str, native_id: str) -> bool:
+        return (
+            self.conn.execute(
+                "select 1 from tombstones where agent = ? and native_id = ?", (agent, native_id)
+            ).fetchone()
+            is not None
+        )
+
+    def session_row(self, rowid: int) -> SessionRow:
+        return self.sessions_by_rowid([rowid])[rowid]
+
+    def get_session(self, ident: str) -> SessionRow:
+        """A session by smriti id or the agent's native id, or a unique prefix of either."""
+        rows = self.conn.execute(
+            f"select {_SESSION_COLS} from sessions where session_id = ? or native_id = ?", (ident, ident)
+        ).fetchall()
+        if not rows and len(ident) >= 4:
+            rows = self.conn.execute(
+                f"select {_SESSION_COLS} from sessions where session_id like ? escape '\\' "
+                "or native_id like ? escape '\\' limit 3",
+                (like_escape(ident) + "%", like_escape(ident) + "%"),
+            ).fetchall()
+        if not rows:
+            raise NotFound(f"no session {ident!r}: see `smriti sessions` for ids")
+        if len(rows) > 1:
+            ids = ", ".join(str(r[1]) for r in rows)
+            raise NotFound(f"{ident!r} is ambiguous ({ids}): give more of the id")
+        return _session_row(rows[0])
+
+    def sessions_by_rowid(self, rowids: Iterable[int]) -> dict[int, SessionRow]:
+        ids = list(set(rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return {
+            r[0]: _session_row(r)
+            for r in self.conn.execute(f"select {_SESSION_COLS} from sessions where id in ({marks})", ids)
+        }
+
+    def list_sessions(
+        self,
+        agent: str | None = None,
+        projects: list[str] | None = None,
+        limit: int = 20,
+        categories: tuple[str, ...] = (),
+    ) -> list[SessionRow]:
+        where: list[str] = []
+        args: list[Any] = []
+        if categories:
+            where.append(f"category in ({','.join('?' * len(categories))})")
+            args.extend(categories)
+        if agent:
+            where.append("agent = ?")
+            args.append(agent)
+        if projects is not None:
+            if not projects:
+                return []
+            where.append(f"project in ({','.join('?' * len(projects))})")
+            args.extend(projects)
+        sql = f"select {_SESSION_COLS} from sessions"
+        if where:
+            sql += " where " + " and ".join(where)
+        sql += " order by coalesce(ended_at, started_at, ingested_at) desc, id desc limit ?"
+        args.append(limit)
+        return [_session_row(r) for r in self.conn.execute(sql, args)]
+
+    def messages(self, session_rowid: int) -> list[MessageRow]:
+        out = []
+        for r in self.conn.execute(
+            "select m.id, m.session, m.seq, m.role, m.kind, b.text, m.ts, m.tool_name, m.tool_input, m.files, "
+            "m.sidechain, m.action from messages m join blobs b on b.id = m.blob where m.session = ? order by m.seq",
+            (session_rowid,),
+        ):
+            out.append(
+                MessageRow(
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    r[6],
+                    r[7],
+                    json.loads(r[8]) if r[8] else None,
+                    json.loads(r[9]) if r[9] else [],
+                    bool(r[10]),
+                    r[11],
+                )
+            )
+        return out
+
+    def message_texts(self, message_rowids: Iterable[int]) -> dict[int, str]:
+        ids = list(set(message_rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(
+            self.conn.execute(
+                f"select m.id, b.text from messages m join blobs b on b.id = m.blob where m.id in ({marks})", ids
+            )
+        )
+
+    def passage_texts(self, session_rowid: int, passage: int) -> list[str]:
+        """The indexed texts of one passage (see `IndexDoc.passage`), in order: the messages from
+        seq `passage` until the next prompt, at most PASSAGE_MESSAGES of them."""
+        unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
+        out: list[str] = []
+        for seq, kind, text in self.conn.execute(
+            "select m.seq, m.kind, b.text from messages m join blobs b on b.id = m.blob "
+            f"where m.session = ? and m.seq >= ? and m.seq < ? and m.kind not in ({unindexed}) order by m.seq",
+            (session_rowid, passage, passage + PASSAGE_MESSAGES),
+        ):
+            if kind == "prompt" and seq != passage:
+                break  # the next turn
+            out.append(text)
+        return out
+
+    def turn_reply(self, session_rowid: int, seq: int) -> str | None:
+        """The agent's last prose reply (a `response`) in the user turn that holds message `seq`:
+        after the tool calls, where an agent says what it found or did."""
+        start = self._scalar(
+            "select max(seq) from messages where session = ? and seq <= ? and kind = 'prompt'", (session_rowid, seq)
+        )
+        end = self._scalar(
+            "select min(seq) from messages where session = ? and seq > ? and kind = 'prompt'", (session_rowid, seq)
+        )
+        row = self.conn.execute(
+            "select b.text from messages m join blobs b on b.id = m.blob where m.session = ? and m.seq >= ? "
+            "and m.seq < ? and m.kind = 'response' order by m.seq desc limit 1",
+            (session_rowid, start if start is not None else 0, end if end is not None else 1 << 62),
+        ).fetchone()
+        return row[0] if row else None
+
+    def message_seqs(self, message_rowids: Iterable[int]) -> dict[int, int]:
+        ids = list(set(message_rowids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self.conn.execute(f"select id, seq from messages where id in ({marks})", ids))
+
+    def session_rowids_for_native(self, native_ids: Iterable[str]) -> list[int]:
+        ids = [i for i in native_ids if i]
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return [r for (r,) in self.conn.execute(f"select id from sessions where native_id in ({marks})", ids)]
+
+    def known_cwds(self) -> list[str]:
+        return [c for (c,) in self.conn.execute("select distinct cwd from sessions where cwd is not null")]
+
+    def resolve_projects(self, value: str) -> list[str]:
+        """Project keys matching what a user typed: a key, a display name, or a path."""
+        value = value.rstrip("/") or value
+        keys = [
+            k
+            for (k,) in self.conn.execute(
+                "select distinct project from sessions where project = ? or project_name = ? or project like ?",
+                (value, value, "%/" + value),
+            )
+        ]
+        return keys

@@ -1,0 +1,316 @@
+"""Recall that answers the prompt, through the real CLI on a real store and index: the injected block
+holds the passage that matched (not only a summary), a session is ranked by its best passages
+rather than its length, the floor decides the same on a two-item store as on a large one, search
+sees team knowledge, time words and long prompts."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, invoke, invoke_json
+from hypothesis import given
+from hypothesis import strategies as st
+from test_recall import item, team_repo
+
+from smriti import paths
+from smriti.index import Index
+from smriti.recall import QUERY_MAX_CHARS, cut_query, recall
+from smriti.store import Store
+from smriti.timewords import time_window
+
+PROJECT = "/home/dev/payments-api"
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+ROUTINE = [
+    ("Bash", "git status", "On branch main\nnothing to commit, working tree clean"),
+    ("Read", "src/payments/api.py", "from fastapi import APIRouter\nrouter = APIRouter()\n"),
+    ("Bash", "pytest -q", "........................ 24 passed in 3.1s"),
+    ("Grep", "def charge", "src/payments/charges.py:12:def charge(amount, currency):"),
+    ("Read", "README.md", "# payments-api\nThe service that charges cards.\n"),
+]
+CHATTER = [
+    "Looks good, thanks.",
+    "Let's keep going with the refactor of the charges module.",
+    "Run the tests again please.",
+    "Can you tidy up the imports in api.py?",
+]
+
+
+class Transcript:
+    """A Claude Code JSONL transcript, written the way Claude Code writes one."""
+
+    def __init__(self, native_id: str, start: datetime, cwd: str = PROJECT):
+        self.native_id, self.t, self.cwd = native_id, start, cwd
+        self.parent: str | None = None
+        self.lines: list[str] = []
+        self.n = 0
+
+    def _emit(self, kind: str, message: dict) -> None:
+        self.n += 1
+        self.t += timedelta(seconds=20)
+        uid = f"{self.native_id[:8]}-0000-4000-8000-{self.n:012d}"
+        rec = {
+            "parentUuid": self.parent,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": self.cwd,
+            "sessionId": self.native_id,
+            "version": "2.1.40",
+            "gitBranch": "main",
+            "type": kind,
+            "message": message,
+            "uuid": uid,
+            "timestamp": self.t.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        }
+        self.parent = uid
+        self.lines.append(json.dumps(rec))
+
+    def user(self, text: str) -> None:
+        self._emit("user", {"role": "user", "content": text})
+
+    def assistant(self, text: str) -> None:
+        self._emit("assistant", {"role": "assistant", "model": "m", "content": [{"type": "text", "text": text}]})
+
+    def tool(self, name: str, arg: str, output: str) -> None:
+        tid = f"toolu_{self.n:020d}"
+        key = {"Bash": "command", "Read": "file_path", "Grep": "pattern"}[name]
+        content = [{"type": "tool_use", "id": tid, "name": name, "input": {key: arg}}]
+        self._emit("assistant", {"role": "assistant", "model": "m", "content": content})
+        self._emit(
+            "user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": output}]}
+        )
+
+    def routine(self, rng: random.Random, turns: int) -> None:
+        for _ in range(turns):
+            self.user(rng.choice(CHATTER))
+            for step in rng.sample(ROUTINE, 3):
+                self.tool(*step)
+            self.assistant("Done: the tests pass and the working tree is clean.")
+
+    def write(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{self.native_id}.jsonl").write_text("\n".join(self.lines) + "\n")
+
+
+NEEDLE = "11111111-2222-4333-8444-555555555555"
+
+
+def needle_session(folder: Path, rng: random.Random) -> None:
+    """A long session whose answer (port 54329) sits in one turn in the middle, far from its summary."""
+    t = Transcript(NEEDLE, datetime(2026, 10, 2, 9, tzinfo=UTC))
+    t.user("Please set up the local development environment for the payments service.")
+    t.routine(rng, 6)
+    t.user("The payments database container will not start on my laptop: port 5432 is already taken.")
+    t.tool("Bash", "docker compose ps", "payments-db   Exit 1   bind: address already in use")
+    t.assistant(
+        "Another Postgres already listens on 5432 on developer laptops. I mapped the payments database "
+        "container to host port 54329 in docker-compose.yml, and DATABASE_URL in .env.example now points at "
+        "localhost:54329."
+    )
+    t.routine(rng, 6)
+    t.write(folder)
+
+
+def long_distractor(folder: Path, rng: random.Random, n: int) -> None:
+    """A long session that mentions every word of the question somewhere, never together."""
+    t = Transcript(f"99999999-0000-4000-8000-{n:012d}", datetime(2026, 10, 5 + n, 9, tzinfo=UTC))
+    t.user("Bump the dependencies of the payments service and fix what breaks.")
+    for line in (
+        "The local cache of npm packages was stale.",
+        "Which version of the container base image do we use? The database driver needs an upgrade.",
+        "The docs mention developer laptops need more memory for the test suite.",
+        "This port of the retry helper from the old service is done.",
+    ):
+        t.routine(rng, 3)
+        t.assistant(line)
+    t.routine(rng, 3)
+    t.write(folder)
+
+
+@pytest.fixture
+def long_sessions(runner, tmp_path: Path) -> Path:
+    rng = random.Random(7)
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    needle_session(folder, rng)
+    for n in range(6):
+        long_distractor(folder, rng, n)
+    invoke_json(runner, "ingest", "--path", str(tmp_path / "claude"))
+    return tmp_path
+
+
+def test_block_holds_the_passage_that_answers(runner, long_sessions) -> None:
+    question = "which local port does the payments database container use on developer laptops"
+    out = invoke_json(runner, "recall", question, "--project", PROJECT)
+    assert out["results"][0]["native_id"] == NEEDLE  # its best passage wins, not the longest session
+    block = out["context"]
+    assert "54329" in block
+    # the matching sentence comes before the session's summary
+    assert block.index("54329") < block.index("Summary:") if "Summary:" in block else True
+
+
+def test_search_ranks_the_needle_session_first(runner, long_sessions) -> None:
+    hits = invoke_json(runner, "search", "payments database container port laptops", "--kind", "session")
+    assert hits[0]["native_id"] == NEEDLE and hits[0]["kind"] == "session"
+
+
+# ---- the floor -----------------------------------------------------------------------------------
+
+POOL_FIX = item(
+    "Fix PoolTimeout under load in the payments API",
+    "Goal: stop PoolTimeout errors under load. Found: the error path in charge_card() never returned its "
+    "connection; fixed with `with pool.connection()` and max_size raised to 20.",
+    category="bug/fix",
+)
+EXPORT = item(
+    "Add an Export button to the transactions page",
+    "Goal: Add an Export button to the transactions page so finance can download CSVs.",
+    category="feature",
+)
+EXPORT_DETAILS = "## Details\nThe export runs in a background job and is capped at 25000 rows per file; larger\n"
+EXPORT_DETAILS += "selections are split into several files named by date range.\n"
+
+
+def two_item_repo(tmp_path: Path) -> Path:
+    export = dataclasses.replace(EXPORT, body=EXPORT.body + "\n" + EXPORT_DETAILS)
+    return team_repo(tmp_path / "payments", [POOL_FIX, export])
+
+
+def test_fresh_teammate_with_two_synced_items_gets_the_right_one(runner, tmp_path) -> None:
+    repo = two_item_repo(tmp_path)
+    assert invoke_json(runner, "sync", "--repo", str(repo))["imported"] == 2
+    question = "we get PoolTimeout errors under load in the payments API, what was the fix last time?"
+    out = invoke_json(runner, "recall", question, "--project", str(repo))
+    assert [r["id"] for r in out["results"]][:1] == [POOL_FIX.id]
+    assert "pool.connection()" in out["context"]
+
+
+def test_knowledge_item_shows_its_matching_section(runner, tmp_path) -> None:
+    repo = two_item_repo(tmp_path)
+    invoke_json(runner, "sync", "--repo", str(repo))
+    out = invoke_json(runner, "recall", "how many rows can one transactions export file hold?", "--project", str(repo))
+    assert out["results"][0]["id"] == EXPORT.id
+    assert "capped at 25000 rows" in out["context"]
+
+
+UNRELATED = [
+    "write a haiku about autumn leaves",
+    "how do I reverse a linked list in rust",
+    "what's the difference between a crocodile and an alligator",
+    "remind me what we talked about in our previous conversation",
+]
+
+
+@pytest.mark.parametrize("prompt", UNRELATED)
+def test_unrelated_prompt_stays_quiet_on_a_two_item_store(runner, tmp_path, prompt: str) -> None:
+    repo = two_item_repo(tmp_path)
+    invoke_json(runner, "sync", "--repo", str(repo))
+    assert invoke_json(runner, "recall", prompt, "--project", str(repo)) == {"context": "", "results": []}
+
+
+@pytest.mark.parametrize("prompt", UNRELATED)
+def test_unrelated_prompt_stays_quiet_on_a_larger_store(runner, long_sessions, prompt: str) -> None:
+    invoke_json(runner, "ingest", "--path", str(EXAMPLES / "claude-code"))
+    assert invoke_json(runner, "recall", prompt, "--project", PROJECT) == {"context": "", "results": []}
+
+
+def test_meta_words_are_not_concepts(runner) -> None:
+    invoke_json(runner, "ingest", "--path", str(EXAMPLES / "claude-code"))
+    prompt = "remind me what you told me in our previous conversation about the connection pool being exhausted"
+    out = invoke_json(runner, "recall", prompt, "--project", PROJECT)
+    assert out["results"] and out["results"][0]["title"] == "Fix connection pool exhaustion under load"
+
+
+# ---- search over team knowledge ------------------------------------------------------------------
+
+
+def test_search_returns_knowledge_and_filters_by_kind(runner, tmp_path) -> None:
+    invoke_json(runner, "ingest", "--path", str(EXAMPLES / "claude-code"))
+    repo = two_item_repo(tmp_path)
+    invoke_json(runner, "sync", "--repo", str(repo))
+    hits = invoke_json(runner, "search", "PoolTimeout", "--json")
+    kinds = {(h["kind"], h["id"]) for h in hits}
+    assert ("knowledge", POOL_FIX.id) in kinds
+    assert any(k == "session" for k, _ in kinds)
+    team = [h for h in hits if h["kind"] == "knowledge"][0]
+    assert team["session_id"] is None and team["author"] == "alice" and team["path"].endswith(".md")
+    only = invoke_json(runner, "search", "PoolTimeout", "--kind", "knowledge", "--json")
+    assert [h["id"] for h in only] == [POOL_FIX.id]
+    assert all(h["kind"] == "session" for h in invoke_json(runner, "search", "PoolTimeout", "--kind", "session"))
+    plain = invoke(runner, "search", "capped rows export").stdout
+    assert EXPORT.id in plain and "knowledge" in plain
+    listed = invoke_json(runner, "knowledge", "--json")
+    assert {k["id"] for k in listed} == {POOL_FIX.id, EXPORT.id}
+    assert all("body" not in k for k in listed)
+    assert [k["id"] for k in invoke_json(runner, "knowledge", "--category", "feature", "--json")] == [EXPORT.id]
+
+
+# ---- time words ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "start", "end"),
+    [
+        ("what did we change yesterday", "2026-11-20", "2026-11-21"),
+        ("the bug we fixed a couple of days ago", "2026-11-18", "2026-11-21"),
+        ("the migration from 3 weeks ago", "2026-10-23", "2026-11-08"),
+        ("something we decided last week", "2026-11-07", "2026-11-22"),
+        ("the outage in March", "2026-03-01", "2026-04-01"),
+        ("the release in december", "2025-12-01", "2026-01-01"),
+    ],
+)
+def test_time_words_name_a_window(prompt: str, start: str, end: str) -> None:
+    window = time_window(prompt, NOW)
+    assert window is not None
+    assert window[0].date().isoformat() == start and window[1].date().isoformat() == end
+
+
+def test_no_time_words_no_window() -> None:
+    assert time_window("why is psycopg pinned to 3.1.18", NOW) is None
+    assert time_window("the maybe-later flag", NOW) is None
+
+
+def test_time_words_prefer_the_session_of_that_day(tmp_path) -> None:
+    data = tmp_path / "data"
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    for n, day in enumerate((NOW - timedelta(days=1), NOW - timedelta(days=40))):
+        t = Transcript(f"aaaaaaaa-0000-4000-8000-{n:012d}", day.replace(hour=9))
+        t.user("The webhook signature check fails for refunds.")
+        t.assistant(f"Fixed the webhook signature check for refunds (attempt {n}): the raw body is verified now.")
+        t.write(folder)
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    asked = "what did we do about the webhook signature check for refunds"
+    older = recall(store, index, asked + " back in October", project=None, now=NOW)
+    newer = recall(store, index, asked + " yesterday", project=None, now=NOW)
+    assert older.results[0].native_id.endswith("000000000001")
+    assert newer.results[0].native_id.endswith("000000000000")
+
+
+# ---- long prompts --------------------------------------------------------------------------------
+
+
+@given(st.text(alphabet=st.sampled_from("ab cd\nef\tgh"), max_size=3 * QUERY_MAX_CHARS))
+def test_cut_query_cuts_at_a_word_boundary(text: str) -> None:
+    cut = cut_query(text)
+    assert text.startswith(cut) and len(cut) <= QUERY_MAX_CHARS
+    if len(text) > QUERY_MAX_CHARS and any(ch.isspace() for ch in text[QUERY_MAX_CHARS // 2 : QUERY_MAX_CHARS + 1]):
+        assert text[len(cut)].isspace()  # never half a word
+
+
+def test_long_prompt_still_recalls(runner) -> None:
+    invoke_json(runner, "ingest", "--path", str(EXAMPLES / "claude-code"))
+    prompt = "why is the connection pool exhausted under load in the payments API? " + (
+        "Here is the log: " + "worker started, handling request, " * 120
+    )
+    assert len(prompt) > QUERY_MAX_CHARS
+    out = invoke_json(runner, "recall", prompt, "--project", PROJECT)
+    assert out["results"] and out["results"][0]["title"] == "Fix connection pool exhaustion under load"
