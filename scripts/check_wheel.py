@@ -42,7 +42,7 @@ def main() -> int:
         failures.append(f"the wheel ships a top-level 'adapters' package: {top_level_adapters[:3]}")
     # Package data (the built-in vocabularies) is listed apart from modules: a missing glob drops it.
     shipped = {str(f) for f in files}
-    for data_file in sorted((repo / "smriti").glob("*/data/*")):
+    for data_file in sorted([*(repo / "smriti").glob("data/*"), *(repo / "smriti").glob("*/data/*")]):
         rel = data_file.relative_to(repo).as_posix()
         if rel not in shipped:
             failures.append(f"the wheel lacks the data file {rel}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -249,8 +249,6 @@ def _store_session(
     if excluded:
         result.skipped.append({"session": session.native_id, "reason": f"excluded by config ({excluded})"})
         return
-    if proj and proj.remote and not session.git_remote:
-        session = replace(session, git_remote=proj.remote)
     written = store.write_session(session, proj.key if proj else None, proj.name if proj else None)
     result.messages_added += written.added
     result.messages_updated += written.updated

@@ -60,30 +60,32 @@ def _blob(conn: apsw.Connection, text: str) -> int:
 
 
 def _session(conn: apsw.Connection, native: str, title: str, started: str, messages: list[tuple]) -> int:
+    values = {
+        "session_id": public_session_id(AGENT, native),
+        "agent": AGENT,
+        "native_id": native,
+        "project": PROJECT,
+        "project_name": "payments",
+        "cwd": "/home/dev/payments",
+        "git_branch": "main",
+        # columns of the versions before m008 (written, never read, then dropped)
+        "git_remote": "git@github.com:acme/payments.git",
+        "extra": json.dumps({"version": "2.1"}),
+        "title": title,
+        "started_at": started,
+        "ended_at": started.replace("T12", "T13"),
+        "models": json.dumps(["claude-sonnet-4"]),
+        "source_paths": json.dumps([f"/home/dev/.claude/projects/payments/{native}.jsonl"]),
+        "parent_native_id": None,
+        "message_count": len(messages),
+        "ingested_at": NOW,
+        "updated_at": NOW,
+    }
+    columns = {row[1] for row in conn.execute("pragma table_info(sessions)")}
+    names = [name for name in values if name in columns]
     rowid = conn.execute(
-        "insert into sessions (session_id, agent, native_id, project, project_name, cwd, git_branch, git_remote, "
-        "title, started_at, ended_at, models, source_paths, parent_native_id, extra, message_count, ingested_at, "
-        "updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
-        (
-            public_session_id(AGENT, native),
-            AGENT,
-            native,
-            PROJECT,
-            "payments",
-            "/home/dev/payments",
-            "main",
-            "git@github.com:acme/payments.git",
-            title,
-            started,
-            started.replace("T12", "T13"),
-            json.dumps(["claude-sonnet-4"]),
-            json.dumps([f"/home/dev/.claude/projects/payments/{native}.jsonl"]),
-            None,
-            json.dumps({"version": "2.1"}),
-            len(messages),
-            NOW,
-            NOW,
-        ),
+        f"insert into sessions ({', '.join(names)}) values ({', '.join('?' * len(names))}) returning id",
+        [values[name] for name in names],
     ).fetchone()[0]
     for seq, (key, role, kind, text, tool, tool_input, files, sidechain) in enumerate(messages):
         mid = conn.execute(

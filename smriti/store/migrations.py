@@ -303,3 +303,12 @@ def m007_messages_action(conn: apsw.Connection) -> None:
     # What a tool call or result does (smriti.models.ACTIONS), as its adapter said. NULL for prose and
     # for messages stored before this column: readers then take it from the tool's name.
     conn.execute("alter table messages add column action text")
+
+
+@migration
+def m008_drop_unread_session_columns(conn: apsw.Connection) -> None:
+    # sessions.git_remote and sessions.extra were written on every ingest and never read: the project
+    # key already carries the remote, and adapters' extras were never shown. Dropping them keeps the
+    # schema honest (a column nobody reads is a column nobody notices going stale).
+    conn.execute("alter table sessions drop column git_remote")
+    conn.execute("alter table sessions drop column extra")

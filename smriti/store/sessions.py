@@ -72,8 +72,8 @@ class SessionsMixin(StoreConnection):
                 created = True
                 rowid = self._scalar(
                     "insert into sessions (session_id, agent, native_id, project, project_name, cwd, git_branch, "
-                    "git_remote, title, started_at, ended_at, models, source_paths, parent_native_id, extra, "
-                    "ingested_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                    "title, started_at, ended_at, models, source_paths, parent_native_id, "
+                    "ingested_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
                     (
                         sid,
                         session.agent,
@@ -82,14 +82,12 @@ class SessionsMixin(StoreConnection):
                         project_name,
                         session.cwd,
                         session.git_branch,
-                        session.git_remote,
                         session.title,
                         session.started_at,
                         session.ended_at,
                         json.dumps(list(session.models)),
                         json.dumps(list(session.source_paths)),
                         session.parent_native_id,
-                        json.dumps(session.extra, default=str),
                         now,
                         now,
                     ),
