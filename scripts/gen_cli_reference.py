@@ -75,7 +75,7 @@ def _command(cmd: click.Command, ctx: click.Context, out: list[str]) -> None:
         out.append(_help_markdown(cmd.help) + "\n")
     rows = []
     for param in cmd.get_params(ctx):
-        if not isinstance(param, click.Option) or param.hidden or param.name == "help":
+        if not isinstance(param, click.Option) or param.hidden or "--help" in param.opts:  # every command has it
             continue
         record = param.get_help_record(ctx)
         if record is None:
