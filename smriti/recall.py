@@ -35,9 +35,8 @@ The floor decides whether to inject at all, from evidence that does not depend o
 - a concept weighs its IDF, computed as if the store held at least IDF_MIN_DOCS documents (in a
   store of two synced items every word is "rare"); a concept no document holds weighs
   UNKNOWN_WEIGHT more (the prompt is about something the store never saw);
-- a candidate's coverage is the weight of the concepts its best passage holds (or SPREAD_COVERAGE
-  of what the whole candidate holds) over the query's total, an expansion-only match counting
-  EXPANSION_COVERAGE;
+- a candidate's coverage is the weight of the concepts its best passage holds over the query's
+  total, an expansion-only match counting EXPANSION_COVERAGE;
 - it clears the floor with coverage ≥ MIN_COVERAGE, or ≥ MIN_COVERAGE_SPREAD with MIN_MATCHED
   specific concepts (IDF ≥ MATCHED_MIN_IDF); a single matched concept of several needs
   MIN_COVERAGE_SINGLE; a one-concept query is met by any match; a candidate WINNER_MARGIN ahead of
@@ -74,7 +73,6 @@ DATA_DIR = Path(__file__).parent / "data"
 # ---- ranking constants (tuned on the tuning half of benchmarks/recall; see its README) ------------
 EXTRA_PASSAGE_WEIGHTS = (0.3, 0.15, 0.05)  # the next-best passages after the best one
 SPREAD_WEIGHT = 0.25  # per-concept best match anywhere in the session (answers spread over turns)
-SPREAD_COVERAGE = 0.8  # a candidate's coverage: its best passage's, or this share of its whole coverage
 EXCERPT_PASSAGES = 2  # passages an excerpt is drawn from
 DIGEST_WEIGHT = 1.3  # a match in a session's title/summary says more than one in a tool output
 EXPANSION_WEIGHT = 0.7  # a concept matched through an expansion scores this share ...
@@ -424,7 +422,8 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
     coverage the IDF mass of the concepts it holds. A candidate scores its best passage plus damped
     shares of the next ones (EXTRA_PASSAGE_WEIGHTS) and a small share of its per-concept best
     matches anywhere (SPREAD_WEIGHT, for answers spread over a session); its coverage is its best
-    passage's, or SPREAD_COVERAGE of the whole candidate's when that is more."""
+    passage's: concepts that meet in one passage are evidence, concepts scattered over a long
+    session are not."""
     total_idf = sum(c.idf for c in concepts) or 1.0
     # candidate -> passage -> concept -> best score; candidate -> concept -> credit (own 1, expansion less)
     per_passage: dict[Key, dict[int, dict[int, float]]] = {}
@@ -468,12 +467,11 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
         top = heapq.nlargest(1 + max(len(extra), EXCERPT_PASSAGES - 1), scored_passages)
         score = top[0][0] + sum(w * p[0] for w, p in zip(extra, top[1:], strict=False))
         score += SPREAD_WEIGHT * sum(anywhere.values())
-        spread_cov = sum(got[i] * idf[i] for i in anywhere)
         out[key] = Candidate(
             key[0],
             key[1],
             score,
-            max(best_cov, SPREAD_COVERAGE * spread_cov) / total_idf,
+            best_cov / total_idf,
             matched=sum(specific[i] for i in anywhere),
             matched_any=len(anywhere),
             passages=tuple(-p[1] for p in top[:EXCERPT_PASSAGES]),
