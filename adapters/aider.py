@@ -31,7 +31,7 @@ from smriti.adapters._common import (
     read_source_bytes,
     strip_smriti_context,
 )
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "aider"
 HISTORY_NAME = ".aider.chat.history.md"
@@ -216,7 +216,6 @@ class _Run:
                 key,
                 tool_name=self.command,
                 files=files,
-                action=tool_action(self.command),
             )
         ]
 

@@ -41,7 +41,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "amp"
 
@@ -244,7 +244,6 @@ class _ThreadParser:
             tool_name=name,
             tool_input=tool_input,
             files=files,
-            action=tool_action(name, tool_input),
         )
 
     def _tool_result(self, base: str, block: dict[str, Any]) -> Message:
@@ -257,7 +256,7 @@ class _ThreadParser:
             text = "[error] " + (f"{reason}\n{text}" if text and reason not in text else text or reason)
         key = f"{self.thread_id}:result:{tool_id}" if tool_id else f"{base}:result{len(self.out)}"
         name = self.tool_names.get(tool_id) if tool_id else None
-        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, None, tool_name=name, action=tool_action(name))
+        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, None, tool_name=name)
 
     def _model(self, model: str | None) -> None:
         if model and model not in self.models:

@@ -32,7 +32,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "claude-code"
 
@@ -520,7 +520,7 @@ class _FileParser:
             text = "[error] " + text
         name = self.tool_names.pop(tool_id, None) if tool_id else None
         key = f"result:{tool_id}" if tool_id else f"{uuid}:{index}"
-        return Message("tool", text, "tool_result", key, ts, tool_name=name, sidechain=side, action=tool_action(name))
+        return Message("tool", text, "tool_result", key, ts, tool_name=name, sidechain=side)
 
     # -- assistant lines --
 
@@ -587,7 +587,6 @@ class _FileParser:
             tool_input=tool_input,
             files=files,
             sidechain=side,
-            action=tool_action(name, tool_input),
         )
 
     # -- shared --

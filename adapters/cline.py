@@ -53,7 +53,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 API_FILE = "api_conversation_history.json"
 UI_FILE = "ui_messages.json"
@@ -590,7 +590,7 @@ class _Conversation:
     def _result_message(self, key: str, name: str | None, text: str, ts: str | None, error: bool = False) -> Message:
         failed = error or "<error>" in text or text.startswith(("The user denied this operation", "[ERROR]"))
         text = ("[error] " + text if failed else text)[:OUTPUT_MAX]
-        return Message("tool", text, "tool_result", key, ts, tool_name=name, action=tool_action(name))
+        return Message("tool", text, "tool_result", key, ts, tool_name=name)
 
     def _assistant(self, blocks: list[Any], base: str, ts: str | None) -> None:
         texts: list[str] = []
@@ -662,7 +662,6 @@ class _Conversation:
             tool_name=name,
             tool_input=tool_input,
             files=files,
-            action=tool_action(name, tool_input),
         )
 
     def _env(self, text: str) -> None:

@@ -46,7 +46,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl, read_jsonl_bytes
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "codex"
 
@@ -796,7 +796,6 @@ class _Parser:
             tool_name=name,
             tool_input=tool_input,
             files=tuple(dict.fromkeys(files)),
-            action=tool_action(name, tool_input),
         )
 
     def _tool_result(self, payload: dict[str, Any], key: str, ts: str | None) -> Message:
@@ -808,7 +807,7 @@ class _Parser:
             text, failed = _output_text(payload.get("output"))
         if failed or payload.get("status") in ("failed", "error"):
             text = "[error] " + text
-        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, action=tool_action(name))
+        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name)
 
     # -- events --
 

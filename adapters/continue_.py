@@ -41,7 +41,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "continue"
 INDEX_NAME = "sessions.json"
@@ -224,7 +224,6 @@ class _SessionParser:
                 tool_name=name,
                 tool_input=tool_input,
                 files=files,
-                action=tool_action(name, tool_input),
             )
         )
 
@@ -255,7 +254,7 @@ class _SessionParser:
         if key is None:
             return
         name = self.tool_names.get(tool_id) if tool_id else None
-        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, tool_name=name, action=tool_action(name)))
+        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, tool_name=name))
 
     def _model(self, model: str | None) -> None:
         if model and model not in self.models:

@@ -53,7 +53,7 @@ from smriti.adapters._common import (
     without_inline_images,
 )
 from smriti.adapters._jsonl import JsonlRead, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "copilot"
 
@@ -267,7 +267,6 @@ def _tool_call(name: str, tool_input: Any, key: str, ts: str | None, fallback: s
         tool_name=name,
         tool_input=tool_input,
         files=files,
-        action=tool_action(name, tool_input),
     )
 
 
@@ -517,7 +516,7 @@ def _invocation_failed(item: dict[str, Any]) -> bool:
 
 def _result(name: str | None, text: str, failed: bool, key: str, ts: str | None = None) -> Message:
     text = ("[error] " if failed else "") + without_inline_images(text)[:OUTPUT_MAX]
-    return Message("tool", text, "tool_result", key, ts, tool_name=name, action=tool_action(name))
+    return Message("tool", text, "tool_result", key, ts, tool_name=name)
 
 
 def _workspace_folder(path: Path) -> str | None:

@@ -41,7 +41,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "copilot-cli"
 
@@ -440,7 +440,6 @@ class _Parser:
                 tool_input=tool_input,
                 files=files,
                 sidechain=side,
-                action=tool_action(name, tool_input),
             )
         )
 
@@ -460,7 +459,6 @@ class _Parser:
                 ts,
                 tool_name=name,
                 sidechain=side,
-                action=tool_action(name),
             )
         )
 

@@ -55,7 +55,7 @@ from smriti.adapters._common import (
     without_inline_images,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "cursor"
 
@@ -257,7 +257,6 @@ def _tool_call(name: str, tool_input: Any, key: str, ts: str | None) -> Message:
         tool_name=name,
         tool_input=tool_input,
         files=files,
-        action=tool_action(name, tool_input),
     )
 
 
@@ -616,7 +615,6 @@ class _DbParser:
                 key + ":result",
                 ts,
                 tool_name=name,
-                action=tool_action(name),
             ),
         )
 
@@ -865,7 +863,7 @@ class _TranscriptParser:
         text = _result_text(block.get("content"))
         if block.get("is_error") is True:
             text = "[error] " + text
-        self.messages.append(Message("tool", text, "tool_result", key, None, tool_name=name, action=tool_action(name)))
+        self.messages.append(Message("tool", text, "tool_result", key, None, tool_name=name))
 
     def session(self) -> Session:
         meta = _chat_meta(self.path, self.sid)

@@ -47,7 +47,7 @@ from smriti.adapters._common import (
     user_messages,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "droid"
 
@@ -277,7 +277,6 @@ class _Parser(JsonlFileParser):
             tool_name=name,
             tool_input=tool_input,
             files=files,
-            action=tool_action(name, tool_input),
         )
 
     def _tool_result(self, block: dict[str, Any], base: str, index: int, ts: str | None) -> Message:
@@ -287,7 +286,7 @@ class _Parser(JsonlFileParser):
         if block.get("is_error") is True:
             text = "[error] " + text
         key = f"{self.sid}:result:{tool_id}" if tool_id else f"{base}:{index}"
-        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, action=tool_action(name))
+        return Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name)
 
     # -- results --
 

@@ -49,7 +49,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import json_type_name, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "gemini"
 
@@ -523,7 +523,6 @@ class _Builder:
                 tool_name=name,
                 tool_input=tool_input,
                 files=files,
-                action=tool_action(name, tool_input),
             )
         )
         status = call.get("status")
@@ -543,7 +542,6 @@ class _Builder:
                 call_key + ":result",
                 call_ts,
                 tool_name=name,
-                action=tool_action(name),
             )
         )
 

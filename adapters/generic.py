@@ -44,7 +44,7 @@ from smriti.adapters._common import (
     tool_call_text,
 )
 from smriti.adapters._jsonl import read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "generic"
 
@@ -339,7 +339,6 @@ class _Builder:
                 tool_name=name,
                 tool_input=tool_input,
                 files=files,
-                action=tool_action(name, tool_input),
             )
         )
 
@@ -347,7 +346,7 @@ class _Builder:
         key = f"{self.native_id}:result:{tool_id}" if tool_id else fallback
         text = ("[error] " + text if error else text)[:OUTPUT_MAX]
         name = self.tool_names.get(tool_id) if tool_id else None
-        self.add(Message("tool", text, "tool_result", key, ts, tool_name=name, action=tool_action(name)))
+        self.add(Message("tool", text, "tool_result", key, ts, tool_name=name))
 
     def add(self, message: Message) -> None:
         if message.key not in self.keys:

@@ -54,7 +54,7 @@ from smriti.adapters._common import (
     tool_call_text,
     without_inline_images,
 )
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "opencode"
 
@@ -309,7 +309,6 @@ class _Assembler:
                 tool_name=name,
                 tool_input=tool_input,
                 files=files,
-                action=tool_action(name, tool_input),
             )
         )
         status = state.get("status")
@@ -328,11 +327,7 @@ class _Assembler:
         )
         ended = _iso_time(_time(state, "end")) or started
         output_text = ("[error] " if failed else "") + without_inline_images(text)[:OUTPUT_MAX]
-        self.messages.append(
-            Message(
-                "tool", output_text, "tool_result", f"{key}:result", ended, tool_name=name, action=tool_action(name)
-            )
-        )
+        self.messages.append(Message("tool", output_text, "tool_result", f"{key}:result", ended, tool_name=name))
 
     def _model(self, model: Any) -> None:
         if nonempty_str(model) and model not in self.models:

@@ -59,7 +59,7 @@ from smriti.adapters._common import (
     user_messages,
 )
 from smriti.adapters._jsonl import JsonlRead, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "pi"
 
@@ -403,7 +403,6 @@ class _Parser(JsonlFileParser):
             tool_name=name,
             tool_input=arguments,
             files=files,
-            action=tool_action(name, arguments),
         )
 
     def _tool_result(self, message: dict[str, Any], key: str, ts: str | None) -> None:
@@ -413,7 +412,7 @@ class _Parser(JsonlFileParser):
         text = _content_text(message.get("content"))
         if message.get("isError") is True:
             text = "[error] " + text
-        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name, action=tool_action(name)))
+        self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", key, ts, tool_name=name))
 
     def _stamp(self, ts: str | None) -> None:
         s = self.state

@@ -53,7 +53,7 @@ from smriti.adapters._common import (
     user_messages,
 )
 from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl
-from smriti.models import Message, ParseResult, Problem, Session, tool_action
+from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "windsurf"
 
@@ -263,7 +263,6 @@ class _Parser(JsonlFileParser):
                 tool_name=name,
                 tool_input=tool_input,
                 files=files,
-                action=tool_action(name, tool_input),
             )
         )
         result = _result_text(body, status)
@@ -275,7 +274,6 @@ class _Parser(JsonlFileParser):
                     "tool_result",
                     f"{key}:result",
                     tool_name=name,
-                    action=tool_action(name),
                 )
             )
 

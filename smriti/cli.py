@@ -339,9 +339,7 @@ def knowledge(
     statuses = () if status == "all" else (status,)
     rows = app.store.list_knowledge(repos=keys, categories=cats, statuses=statuses, limit=limit)
     if json_:
-        emit_json(
-            [{k: v for k, v in r.to_json().items() if k != "body"} | {"repo": r.repo, "path": r.path} for r in rows]
-        )
+        emit_json([{k: v for k, v in r.to_json().items() if k != "body"} for r in rows])
         return
     if not rows:
         click.echo("No knowledge items: `smriti share` writes them, `smriti sync` imports a team's.", err=True)

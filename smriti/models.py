@@ -140,8 +140,8 @@ class Message:
     tool_input: Any = None  # JSON-serialisable
     files: tuple[str, ...] = ()
     sidechain: bool = False
-    # What a tool call (and its result) does, one of ACTIONS; None when the adapter did not say,
-    # in which case readers take `tool_action(tool_name, tool_input)`. Last, so that adapters
+    # What a tool call (and its result) does, one of ACTIONS. Derived from the tool's name and input
+    # (`tool_action`) unless the adapter says otherwise; None for prose. Last, so that adapters
     # written before it existed keep working.
     action: str | None = None
 
@@ -150,17 +150,13 @@ class Message:
             raise ValueError(f"unknown role {self.role!r}")
         if self.kind not in KINDS:
             raise ValueError(f"unknown kind {self.kind!r}")
-        if self.action is not None and self.action not in ACTIONS:
+        if self.action is None:
+            if self.kind in ("tool_call", "tool_result"):
+                # set once here, so adapters (third-party ones too) and rows stored before the action
+                # column all get it the same way; frozen, hence object.__setattr__
+                object.__setattr__(self, "action", tool_action(self.tool_name, self.tool_input))
+        elif self.action not in ACTIONS:
             raise ValueError(f"unknown action {self.action!r}")
-
-    @property
-    def effective_action(self) -> str | None:
-        """The action of a tool call or result, from the adapter or else from the tool's name; None for prose."""
-        if self.action is not None:
-            return self.action
-        if self.kind not in ("tool_call", "tool_result"):
-            return None
-        return tool_action(self.tool_name, self.tool_input)
 
     @property
     def indexed(self) -> bool:

@@ -65,7 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from smriti.index import Filters, Index, RawHit, sections
-from smriti.store import Store
+from smriti.store import KnowledgeRow, SessionRow, Store
 from smriti.timewords import time_window
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -824,27 +824,25 @@ def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candid
     return replace(item, excerpt=passage, summary=item.excerpt)
 
 
-def _item(store: Store, c: Candidate, score: float, sessions: dict, items: dict) -> RecallItem:
-    if c.kind == "knowledge":
-        k = items[c.rowid]
-        return RecallItem(
-            kind="knowledge",
-            id=k.id,
-            session_id=None,
-            native_id=k.session,
-            agent=k.agent,
-            project=k.project,
-            category=k.category,
-            tier="team",
-            author=k.author,
-            score=round(score, 4),
-            title=k.title,
-            date=(k.created or "")[:10] or None,
-            excerpt=_summary_of_body(k.body),
-        )
-    s = sessions[c.rowid]
-    digest = store.get_digest(c.rowid) or {}
-    excerpt = "\n".join(f"- {line}" for line in digest.get("summary", []))
+def knowledge_item(k: KnowledgeRow, score: float, excerpt: str) -> RecallItem:
+    return RecallItem(
+        kind="knowledge",
+        id=k.id,
+        session_id=None,
+        native_id=k.session,
+        agent=k.agent,
+        project=k.project,
+        category=k.category,
+        tier="team",
+        author=k.author,
+        score=round(score, 4),
+        title=k.title,
+        date=(k.created or "")[:10] or None,
+        excerpt=excerpt,
+    )
+
+
+def session_item(s: SessionRow, score: float, excerpt: str) -> RecallItem:
     return RecallItem(
         kind="session",
         id=s.session_id,
@@ -860,6 +858,14 @@ def _item(store: Store, c: Candidate, score: float, sessions: dict, items: dict)
         date=(s.started_at or "")[:10] or None,
         excerpt=excerpt,
     )
+
+
+def _item(store: Store, c: Candidate, score: float, sessions: dict, items: dict) -> RecallItem:
+    if c.kind == "knowledge":
+        k = items[c.rowid]
+        return knowledge_item(k, score, _summary_of_body(k.body))
+    digest = store.get_digest(c.rowid) or {}
+    return session_item(sessions[c.rowid], score, "\n".join(f"- {line}" for line in digest.get("summary", [])))
 
 
 def _dedupe(items: list[RecallItem]) -> list[RecallItem]:
@@ -976,23 +982,7 @@ def session_start(
     items: list[RecallItem] = []
     conventions = store.project_knowledge(project, categories=START_CONVENTIONS, limit=START_CONVENTIONS_MAX)
     for k in conventions:
-        items.append(
-            RecallItem(
-                "knowledge",
-                k.id,
-                None,
-                k.session,
-                k.agent,
-                k.project,
-                k.category,
-                "team",
-                k.author,
-                0.0,
-                k.title,
-                (k.created or "")[:10] or None,
-                _first_lines(_summary_of_body(k.body).splitlines(), 1).removeprefix("- "),
-            )
-        )
+        items.append(knowledge_item(k, 0.0, _first_lines(_summary_of_body(k.body).splitlines(), 1).removeprefix("- ")))
     sessions = [
         s
         for s in store.list_sessions(projects=list(project), limit=START_ACTIVE_MAX + START_RECENT_MAX + 10)
@@ -1006,46 +996,13 @@ def session_start(
         age = _age_days(when, now)
         return age is not None and age <= ACTIVE_DAYS
 
-    def session_item(s: Any, excerpt: str) -> RecallItem:
-        return RecallItem(
-            "session",
-            s.session_id,
-            s.session_id,
-            s.native_id,
-            s.agent,
-            s.project_name,
-            s.category or "uncategorized",
-            "own",
-            None,
-            0.0,
-            s.title or "(untitled session)",
-            (s.started_at or "")[:10] or None,
-            excerpt,
-        )
-
     recent_own = [s for s in sessions if active(s.ended_at or s.started_at)][:START_ACTIVE_MAX]
     for s in recent_own:
-        items.append(session_item(s, _first_lines((store.get_digest(s.rowid) or {}).get("summary", []), 2)))
+        items.append(session_item(s, 0.0, _first_lines((store.get_digest(s.rowid) or {}).get("summary", []), 2)))
     shown = {k.id for k in conventions}
     for k in store.project_knowledge(project, categories=START_WORK, limit=START_ACTIVE_MAX):
         if k.id not in shown and active(k.shared or k.created):
-            items.append(
-                RecallItem(
-                    "knowledge",
-                    k.id,
-                    None,
-                    k.session,
-                    k.agent,
-                    k.project,
-                    k.category,
-                    "team",
-                    k.author,
-                    0.0,
-                    k.title,
-                    (k.created or "")[:10] or None,
-                    "",
-                )
-            )
+            items.append(knowledge_item(k, 0.0, ""))
     for s in [s for s in sessions if s not in recent_own][:START_RECENT_MAX]:
-        items.append(session_item(s, ""))
+        items.append(session_item(s, 0.0, ""))
     return format_context(_dedupe(items), budget)

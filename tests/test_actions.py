@@ -68,9 +68,9 @@ def test_an_unlisted_tool_that_runs_a_command_is_a_shell() -> None:
 
 
 def test_a_message_knows_its_action_from_the_adapter_or_else_the_tool_name() -> None:
-    assert call("Frobnicate", "x", action="edit").effective_action == "edit"
-    assert call("Bash", "ls", command="ls").effective_action == "shell"  # stored before actions: derived
-    assert prompt("hello").effective_action is None
+    assert call("Frobnicate", "x", action="edit").action == "edit"
+    assert call("Bash", "ls", command="ls").action == "shell"  # stored before actions: derived
+    assert prompt("hello").action is None
     with pytest.raises(ValueError, match="unknown action"):
         call("Bash", "ls", action="teleport")
 

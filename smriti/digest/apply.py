@@ -18,8 +18,7 @@ from smriti.digest import distill
 from smriti.digest.categorize import CategoryResult, add_scores, decide, score_messages
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
-from smriti.models import ACTIONS, Message
-from smriti.store import MessageRow, SessionRow, Store
+from smriti.store import SessionRow, Store
 from smriti.team.knowledge import clean_title
 
 # A newer session "supersedes" an older one of the same project and category when their titles
@@ -28,21 +27,6 @@ SUPERSEDE_AT = 0.75
 RELATED_AT = 0.5
 TITLE_WEIGHT, FILES_WEIGHT = 0.6, 0.4
 MAX_RELATIONS = 5
-
-
-def _message(row: MessageRow) -> Message:
-    return Message(
-        role=row.role,
-        text=row.text,
-        kind=row.kind,
-        key=str(row.rowid),
-        timestamp=row.timestamp,
-        tool_name=row.tool_name,
-        tool_input=row.tool_input,
-        files=tuple(row.files),
-        sidechain=row.sidechain,
-        action=row.action if row.action in ACTIONS else None,  # None: derived from the tool's name
-    )
 
 
 @dataclass
@@ -77,9 +61,9 @@ class Enricher:
         settings = self.settings_for(session)
         rows = self.store.messages(session.rowid)
         digest = self.store.get_digest(session.rowid)
-        messages = [_message(r) for r in rows]
+        messages = [r.to_message() for r in rows]
         if digest and not full and digest["settings"] == settings.fingerprint:
-            new = [_message(r) for r in rows if r.rowid > digest["scored_messages"]]
+            new = [r.to_message() for r in rows if r.rowid > digest["scored_messages"]]
             scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
         else:
             scores = score_messages(messages, settings)

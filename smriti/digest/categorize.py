@@ -391,13 +391,13 @@ class _Matcher:
         n_words = 0
         action = None
         if kind == "tool_result":
-            action = msg.effective_action
+            action = msg.action
             if action in READING_ACTIONS:
                 return acc, 0  # file contents and search hits describe the code, not what happened
             if len(text) > RESULT_HEAD + RESULT_TAIL:
                 text = text[:RESULT_HEAD] + "\n" + text[-RESULT_TAIL:]
         elif kind == "tool_call":
-            action = msg.effective_action
+            action = msg.action
             text = f"{msg.tool_name or ''} {text[: CAPS['tool_call']]}"
         else:
             text = text[: CAPS.get(kind, 4000)]

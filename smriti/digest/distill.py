@@ -606,7 +606,7 @@ def entities(messages: Iterable[Message] | Session) -> Entities:
             continue
         if msg.kind == "tool_call":
             inp = msg.tool_input
-            action = msg.effective_action
+            action = msg.action
             if isinstance(inp, dict) and not _INPUT_KEYS.isdisjoint(inp):
                 _input_files(inp, action, files)
             for f in msg.files:
@@ -634,7 +634,7 @@ def entities(messages: Iterable[Message] | Session) -> Entities:
         for f in msg.files:
             if isinstance(f, str) and f:
                 files.add(f)
-        if msg.kind == "tool_result" and msg.effective_action in READING_ACTIONS:
+        if msg.kind == "tool_result" and msg.action in READING_ACTIONS:
             continue  # file contents and search hits: what the code says, not what happened
         text = _capped(msg)
         if not text:

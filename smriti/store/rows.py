@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from smriti.models import ACTIONS, Message
+
 
 @dataclass(frozen=True)
 class WriteResult:
@@ -98,6 +100,22 @@ class MessageRow:
             "files": self.files,
             "sidechain": self.sidechain,
         }
+
+    def to_message(self) -> Message:
+        """The row as the model's Message (keyed by its rowid), for code that reads stored sessions
+        back through what adapters produce: the digest, share."""
+        return Message(
+            role=self.role,
+            text=self.text,
+            kind=self.kind,
+            key=str(self.rowid),
+            timestamp=self.timestamp,
+            tool_name=self.tool_name,
+            tool_input=self.tool_input,
+            files=tuple(self.files),
+            sidechain=self.sidechain,
+            action=self.action if self.action in ACTIONS else None,  # None (an older row): derived from the tool
+        )
 
 
 # A long turn (one prompt, a hundred tool calls) is cut into passages of this many messages.

@@ -23,7 +23,6 @@ from rapidfuzz import fuzz, process
 
 from smriti import project as projects
 from smriti.errors import InvalidInput, SmritiError
-from smriti.models import ACTIONS, Message
 from smriti.recall import fence
 from smriti.search import category_filter, parse_since, project_keys
 from smriti.store import MessageRow, SessionRow, Store
@@ -360,7 +359,7 @@ def _share_one(
         # The stored digest was distilled from the unredacted text (and cut there): distill again.
         from smriti.digest import distill
 
-        plain = [_as_message(m) for m in messages]
+        plain = [m.to_message() for m in messages]
         summary_lines = distill.summary(plain)
         fallback_title: str | None = distill.title(plain)
     else:
@@ -435,21 +434,6 @@ def _share_one(
         _atomic_write(target, data)
         store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data))
     return "written", rel_target
-
-
-def _as_message(row: MessageRow) -> Message:
-    return Message(
-        role=row.role,
-        text=row.text,
-        kind=row.kind,
-        key=str(row.rowid),
-        timestamp=row.timestamp,
-        tool_name=row.tool_name,
-        tool_input=row.tool_input,
-        files=tuple(row.files),
-        sidechain=row.sidechain,
-        action=row.action if row.action in ACTIONS else None,
-    )
 
 
 def _sha(data: bytes) -> str:
