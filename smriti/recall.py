@@ -66,7 +66,7 @@ from typing import Any
 
 from smriti.index import Filters, Index, RawHit, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
-from smriti.timewords import time_window
+from smriti.timewords import time_words
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -261,16 +261,20 @@ def query_concepts(index: Index, query: str) -> list[Concept]:
 # ---- ranking ------------------------------------------------------------------------------------
 
 
-def _age_days(ts: str | None, now: datetime) -> float | None:
+def _utc(ts: str | None) -> datetime | None:
+    """A stored ISO time as an aware datetime (naive ones are UTC), or None."""
     if not ts:
         return None
     try:
         dt = datetime.fromisoformat(ts.replace("Z", "+00:00"))
     except ValueError:
         return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return max(0.0, (now - dt).total_seconds() / 86400)
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def _age_days(ts: str | None, now: datetime) -> float | None:
+    dt = _utc(ts)
+    return None if dt is None else max(0.0, (now - dt).total_seconds() / 86400)
 
 
 Key = tuple[str, int]  # ("session", session rowid) | ("knowledge", item rowid)
@@ -518,18 +522,12 @@ def _clear_winner(ranked: list[Candidate], concepts: int) -> bool:
 
 
 def _within(when: str | None, window: tuple[datetime, datetime]) -> bool:
-    if not when:
-        return False
-    try:
-        dt = datetime.fromisoformat(when.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
+    """Whether a stored time falls in the window (whose bounds carry `now`'s zone: recall's is UTC)."""
+    dt = _utc(when)
     start, end = window
-    if start.tzinfo is None:
+    if start.tzinfo is None:  # a caller's naive `now`
         start, end = start.replace(tzinfo=UTC), end.replace(tzinfo=UTC)
-    return start <= dt < end
+    return dt is not None and start <= dt < end
 
 
 def _clears_floor(c: Candidate, concepts: int) -> bool:
@@ -601,7 +599,8 @@ def recall(
 ) -> RecallResult:
     """`project`: the asking project's keys (boost, and team items only from there unless `all_projects`)."""
     now = now or datetime.now(UTC)
-    query = cut_query(query)
+    # Time words say when, not what: they narrow by date and are not looked for.
+    window, query = time_words(cut_query(query), now)
     concepts = _prepare(index, query)
     if not concepts:
         return RecallResult("", [])
@@ -617,7 +616,6 @@ def recall(
     if not clearing:
         return RecallResult("", [])
     candidates = [c for c in ranked if (c.kind, c.rowid) in clearing or c.score >= FOLLOW_SHARE * ranked[0].score]
-    window = time_window(query, now)
     sessions = store.sessions_by_rowid(c.rowid for c in candidates if c.kind == "session")
     items = store.knowledge_by_rowid(c.rowid for c in candidates if c.kind == "knowledge")
     superseded_items = store.superseded_item_ids() if items else set()
@@ -737,11 +735,9 @@ def answer_lines(
     for t, text in enumerate(texts):
         for i, sentence in enumerate(_sentences(text[:20_000])):
             sentences.append((t, i, sentence))
-    conclusion = [x for x in _sentences((reply or "")[:20_000])]
-    if conclusion:
-        max_chars, reply_room = int(max_chars * (1 - REPLY_SHARE)), max_chars - int(max_chars * (1 - REPLY_SHARE))
-    else:
-        reply_room = 0
+    conclusion = _sentences((reply or "")[:20_000])
+    reply_room = int(max_chars * REPLY_SHARE) if conclusion else 0
+    max_chars -= reply_room
     scored = []
     for pos, (t, i, sentence) in enumerate(sentences):
         score = _sentence_score(set(index.analyzer.analyze(sentence)), weights)

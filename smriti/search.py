@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from smriti import project as projects
 from smriti.errors import InvalidInput
 from smriti.index import Filters, Index
+from smriti.recall import INACTIVE_STATUSES
 from smriti.store import KnowledgeRow, Store
 
 # A session is more than its best line: further matching messages add a damped share.
@@ -19,7 +20,6 @@ CANDIDATES_PER_RESULT = 20
 
 
 KINDS = ("session", "knowledge")
-INACTIVE_STATUSES = ("superseded", "withdrawn")
 
 
 @dataclass(frozen=True)

@@ -72,16 +72,37 @@ def _day_start(dt: datetime) -> datetime:
     return dt.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
+_YESTERDAY = re.compile(r"\b(?:the )?day before yesterday\b|\byesterday\b")
+_TODAY = re.compile(r"\b(?:earlier )?today\b|\bthis morning\b")
+
+Window = tuple[datetime, datetime]
+
+
+def time_window(query: str, now: datetime) -> Window | None:
     """The [start, end) window a prompt's time words name, relative to `now`, or None."""
+    return time_words(query, now)[0]
+
+
+def time_words(query: str, now: datetime) -> tuple[Window | None, str]:
+    """The window a prompt's time words name (or None), and the prompt without them: "in March" is
+    when, not what, so recall must not look for the word "march"."""
     text = query.lower()
     today = _day_start(now)
-    if re.search(r"\byesterday\b", text):
-        return today - timedelta(days=1), today
-    if re.search(r"\btoday\b|\bthis morning\b|\bearlier today\b", text):
-        return today, today + timedelta(days=1)
-    if re.search(r"\bday before yesterday\b", text):
-        return today - timedelta(days=2), today - timedelta(days=1)
+    found = _window(text, today)
+    if found is None:
+        return None, query
+    window, (a, b) = found
+    return window, query[:a] + " " + query[b:]
+
+
+def _window(text: str, today: datetime) -> tuple[Window, tuple[int, int]] | None:
+    m = _YESTERDAY.search(text)
+    if m:
+        back = 2 if m.group(0).endswith("day before yesterday") else 1
+        return (today - timedelta(days=back), today - timedelta(days=back - 1)), m.span()
+    m = _TODAY.search(text)
+    if m:
+        return (today, today + timedelta(days=1)), m.span()
     m = _AGO.search(text)
     if m:
         raw = m.group(1)
@@ -89,25 +110,25 @@ def time_window(query: str, now: datetime) -> tuple[datetime, datetime] | None:
         days = n * UNIT_DAYS[m.group(2)]
         slack = max(1.0, days * SLACK)
         center = today - timedelta(days=days)
-        return center - timedelta(days=slack), center + timedelta(days=slack + 1)
+        return (center - timedelta(days=slack), center + timedelta(days=slack + 1)), m.span()
     m = _LAST.search(text)
     if m:
         days = UNIT_DAYS[m.group(1)]
-        return today - timedelta(days=2 * days), today + timedelta(days=1)
+        return (today - timedelta(days=2 * days), today + timedelta(days=1)), m.span()
     m = _THIS.search(text)
     if m:
         days = UNIT_DAYS[m.group(1)]
-        return today - timedelta(days=days), today + timedelta(days=1)
+        return (today - timedelta(days=days), today + timedelta(days=1)), m.span()
     m = _WEEKDAY.search(text)
     if m:
         back = (today.weekday() - WEEKDAYS.index(m.group(1))) % 7 or 7
         day = today - timedelta(days=back)
-        return day, day + timedelta(days=1)
+        return (day, day + timedelta(days=1)), m.span()
     m = _MONTH.search(text)
     if m:
         month = MONTHS[m.group(1)]
         year = today.year if month <= today.month else today.year - 1
         start = today.replace(year=year, month=month, day=1)
         end = start.replace(year=year + 1, month=1) if month == 12 else start.replace(month=month + 1)
-        return start, end
+        return (start, end), m.span()
     return None

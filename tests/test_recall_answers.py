@@ -21,7 +21,7 @@ from smriti import paths
 from smriti.index import Index
 from smriti.recall import QUERY_MAX_CHARS, cut_query, recall
 from smriti.store import Store
-from smriti.timewords import time_window
+from smriti.timewords import time_window, time_words
 
 PROJECT = "/home/dev/payments-api"
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
@@ -256,6 +256,7 @@ def test_search_returns_knowledge_and_filters_by_kind(runner, tmp_path) -> None:
     ("prompt", "start", "end"),
     [
         ("what did we change yesterday", "2026-11-20", "2026-11-21"),
+        ("what broke the day before yesterday", "2026-11-19", "2026-11-20"),
         ("the bug we fixed a couple of days ago", "2026-11-18", "2026-11-21"),
         ("the migration from 3 weeks ago", "2026-10-23", "2026-11-08"),
         ("something we decided last week", "2026-11-07", "2026-11-22"),
@@ -267,6 +268,11 @@ def test_time_words_name_a_window(prompt: str, start: str, end: str) -> None:
     window = time_window(prompt, NOW)
     assert window is not None
     assert window[0].date().isoformat() == start and window[1].date().isoformat() == end
+
+
+def test_time_words_are_not_looked_for() -> None:
+    window, rest = time_words("the refund fix in March", NOW)
+    assert window is not None and "march" not in rest.lower() and "refund fix" in rest
 
 
 def test_no_time_words_no_window() -> None:
