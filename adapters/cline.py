@@ -82,11 +82,20 @@ INJECTED_PREFIXES = (
     "# .clinerules",
     "# .clineignore",
     "<system-reminder>",
+    # Newer Cline's focus-chain reminders and the resumption note when the person typed nothing:
+    # the extension's words, never the person's (they made a title of a real task).
+    "# task_progress",
+    "# TODO LIST UPDATE REQUIRED",
+    "(The user did not provide a new message",
 )
+# A focus-chain reminder appended to a block the person or a tool wrote: cut off and kept as context.
+APPENDED_REMINDER_RE = re.compile(r"\n[ \t]*# (?:task_progress\b|TODO LIST UPDATE REQUIRED)")
 # Tags wrapping what the person typed: the first prompt, feedback, an answer, a new message.
 TYPED_RE = re.compile(r"<(task|feedback|answer|user_message)>\s*(.*?)\s*</\1>", re.DOTALL)
 THINKING_RE = re.compile(r"<thinking>.*?(?:</thinking>|\Z)", re.DOTALL)
-RESULT_HEADER_RE = re.compile(r"^\[([A-Za-z_][\w-]*)(?: for '(.*)')?\] Result:\s*$", re.DOTALL)
+# `[read_file for 'x.cs'] Result:` on its own first line; newer Cline puts the output after it in the
+# same block, older Cline in the blocks that follow ("for patch application" has no quotes).
+RESULT_HEADER_RE = re.compile(r"\[([A-Za-z_][\w-]*)(?: for (?:'([^\n]*?)'|[^\]\n]*))?\] Result:[ \t]*(?:\n|$)")
 CWD_RE = re.compile(r"# Current (?:Working|Workspace) Directory \((.+?)\) Files")
 
 # Tool names of both extensions; XML-era assistant text is only parsed for these tags.
@@ -523,10 +532,13 @@ class _Conversation:
                 prompts += self._tool_result_block(block, f"{base}:{n}", ts)
             elif btype == "text" and isinstance(block.get("text"), str):
                 text = block["text"]
-                header = RESULT_HEADER_RE.match(text.strip())
+                header = RESULT_HEADER_RE.match(text.lstrip())
                 if header:
                     self._flush_result(pending, ts)
                     pending = _PendingResult(header.group(1), f"{base}:{n}")
+                    output, reminder = _split_reminder(text.lstrip()[header.end() :])
+                    pending.parts += [output] if output.strip() else []
+                    injected += [reminder] if reminder else []
                 elif is_injected(text, INJECTED_PREFIXES):
                     self._flush_result(pending, ts)
                     pending = None
@@ -536,8 +548,10 @@ class _Conversation:
                 elif pending is not None:
                     pending.parts.append(text)
                 else:
-                    kind, part = _classify_typed(text)
+                    typed, reminder = _split_reminder(text)
+                    kind, part = _classify_typed(typed)
                     (prompts if kind == "prompt" else injected).append(part)
+                    injected += [reminder] if reminder else []
             elif btype in ("image", "document", "file"):
                 (pending.parts if pending is not None else prompts).append(f"[{btype}]")  # never base64
             elif btype not in SKIPPED_BLOCKS:
@@ -818,6 +832,14 @@ def _task_source(dirpath: Path, filenames: list[str]) -> Path | None:
 def _typed(text: str) -> list[str]:
     """What the person typed inside the extension's wrapper tags."""
     return [m.group(2).strip() for m in TYPED_RE.finditer(text) if m.group(2).strip()]
+
+
+def _split_reminder(text: str) -> tuple[str, str]:
+    """(the text, a focus-chain reminder the extension appended to it, or "")."""
+    match = APPENDED_REMINDER_RE.search(text)
+    if match is None:
+        return text, ""
+    return text[: match.start()].rstrip(), text[match.start() :].strip()
 
 
 def _classify_typed(text: str) -> tuple[str, str]:

@@ -10,7 +10,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_FIXTURES
+from adapter_helpers import texts
+from conftest import SHARED_FIXTURES, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,17 @@ EXPECTED = {
         "started_at": "2024-12-04T11:39:05.678Z",
         "ended_at": "2024-12-04T11:40:20.688Z",
         "models": ("claude-sonnet-4-20250514",),
+        "parent": None,
+        "warnings": [],
+    },
+    ("cline", "saoudrizwan.claude-dev/tasks/1764000000000/api_conversation_history.json"): {
+        "native_id": "1764000000000",
+        "cwd": "/home/dev/tactics",
+        "title": None,
+        "kinds": {"prompt": 2, "injected_context": 5, "response": 5, "tool_call": 2, "tool_result": 2},
+        "started_at": "2025-11-24T16:00:00.000Z",
+        "ended_at": "2025-11-24T16:04:10.000Z",
+        "models": ("claude-sonnet-4-5",),
         "parent": None,
         "warnings": [],
     },
@@ -184,6 +196,39 @@ def test_native_tools_task_details() -> None:
     assert (call.key, call.files) == ("1733312345678:toolu_01HkQbq1xT8yV7n2R5cW9mZa", ("src/auth/login.ts",))
 
 
+NEWER_TASK = CLINE_EXT / "tasks" / "1764000000000"
+
+
+def test_newer_cline_result_header_and_output_in_one_block_is_a_tool_result() -> None:
+    # u2/u4: `[tool for 'x'] Result:` and the output in one text block after a tool_use; u0 and u4
+    # carry focus-chain reminders, u6 the "(The user did not provide a new message…)" note.
+    s = ClineAdapter().parse(NEWER_TASK / "api_conversation_history.json").sessions[0]
+    assert texts(s, "prompt") == [
+        "Move ActionSystem off the legacy Input class onto the new input actions",
+        "yes, bind Fire to the south gamepad button too",
+    ]
+    results = [m for m in s.messages if m.kind == "tool_result"]
+    assert [(r.tool_name, r.action) for r in results] == [("read_file", "read"), ("replace_in_file", "edit")]
+    assert results[0].text.startswith("using System;\nusing UnityEngine;") and "Result:" not in results[0].text
+    assert results[1].text == "The content was successfully saved to Assets/Scripts/ActionSystem.cs."
+    context = "\n".join(texts(s, "injected_context"))
+    assert "# task_progress RECOMMENDED" in context and "# TODO LIST UPDATE REQUIRED" in context
+    assert "The user did not provide a new message" in context
+    not_context = [m.text for m in s.messages if m.kind != "injected_context"]
+    assert not any("task_progress" in text or "did not provide" in text for text in not_context)
+
+
+def test_newer_cline_task_title_through_the_cli(runner, tmp_path: Path) -> None:
+    tasks = tmp_path / "saoudrizwan.claude-dev" / "tasks"
+    shutil.copytree(NEWER_TASK, tasks / NEWER_TASK.name)
+    out = invoke_json(runner, "ingest", "--agent", "cline", "--path", str(tmp_path / "saoudrizwan.claude-dev"))
+    assert (out["sessions_found"], out["errors"]) == (1, [])
+    [row] = invoke_json(runner, "sessions")
+    assert row["title"].startswith("Move ActionSystem off the legacy Input class")
+    assert invoke_json(runner, "search", "gamepad south button")[0]["native_id"] == "1764000000000"
+    assert invoke_json(runner, "search", "task_progress parameter") == []
+
+
 def test_xml_era_task_details() -> None:
     s = ClineAdapter().parse(CLINE_EXT / "tasks" / "1719000000000" / "api_conversation_history.json").sessions[0]
     calls = [(m.tool_name, m.tool_input) for m in s.messages if m.kind == "tool_call"]
@@ -264,6 +309,7 @@ def test_cline_fake_home(isolated_env: Path, monkeypatch: pytest.MonkeyPatch) ->
         ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1719000000000/api_conversation_history.json",
         ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1720000000000/ui_messages.json",
         ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1733312345678/api_conversation_history.json",
+        ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1764000000000/api_conversation_history.json",
         ".cline/data/sessions/1760000000000_k3x9p/1760000000000_k3x9p.messages.json",
         ".cline/data/sessions/1760000000000_k3x9p/researcher.messages.json",
     ]
