@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from smriti.adapters._common import (
     home_dir,
     input_paths,
     input_summary,
+    is_injected,
     iso_utc,
     join_parts,
     no_messages_error,
@@ -86,6 +88,9 @@ INJECTED_PREFIXES = (
     "<user_instructions>",
     "[Request interrupted by user",
 )
+
+COMMAND_NAME_RE = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
+COMMAND_ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
 
 SKIPPED_BLOCKS = frozenset({"thinking", "redacted_thinking"})  # reasoning is not stored
 # Line keys this adapter never reads, dropped as lines are parsed: `toolUseResult` repeats every
@@ -484,11 +489,15 @@ class _FileParser:
             if btype == "tool_result":
                 self._add(acc, self._tool_result(block, uuid, index, ts, side, acc.parent or acc.session_id))
             elif btype == "text" and isinstance(block.get("text"), str):
-                parts += (
-                    [("injected_context", block["text"])]
-                    if meta
-                    else classify_user_text(block["text"], INJECTED_PREFIXES)
-                )
+                command = None if meta else _slash_command(block["text"])
+                if command is not None:
+                    parts.append(("prompt", command))
+                else:
+                    parts += (
+                        [("injected_context", block["text"])]
+                        if meta
+                        else classify_user_text(block["text"], INJECTED_PREFIXES)
+                    )
             elif btype in ("image", "document"):
                 parts.append(("prompt", f"[{btype}]"))
             else:
@@ -688,6 +697,24 @@ class _FileParser:
             *_skipped_types(self.source, self.unknown_types, "record"),
             *_skipped_types(self.source, self.unknown_blocks, "content block"),
         ]
+
+
+def _slash_command(text: str) -> str | None:
+    """A slash-command turn the person typed with arguments, as they typed it: "/review the auth module".
+
+    `<command-name>/x</command-name>` (with `<command-message>` and `<command-args>`, in either order)
+    is what the person typed; its expansion follows on a meta line. Without arguments it is a
+    built-in like /clear or /model, which asks nothing: that stays context.
+    """
+    if not is_injected(text, ("<command-name>", "<command-message>")):
+        return None
+    name = COMMAND_NAME_RE.search(text)
+    args = COMMAND_ARGS_RE.search(text)
+    if name is None or args is None or not args.group(1).strip():
+        return None
+    command = name.group(1).strip()
+    command = command if command.startswith("/") else f"/{command}"
+    return f"{command} {args.group(1).strip()}"
 
 
 def _materialise(slot: Message | _Response) -> Message | None:

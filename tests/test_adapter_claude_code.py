@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from adapter_helpers import by_id, kinds
-from conftest import SHARED_FIXTURES
+from conftest import SHARED_FIXTURES, claude_tree, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -108,7 +108,8 @@ EXPECTED: dict[str, Expect] = {
     # are not objects. Line 17 belongs to another session (todowrite_session).
     "edge_cases.jsonl": Expect(
         {
-            "edge_cases": {"prompt": 3, "response": 2, "tool_call": 2, "tool_result": 1, "injected_context": 3},
+            # edge_007, a slash command with arguments, is a prompt
+            "edge_cases": {"prompt": 4, "response": 2, "tool_call": 2, "tool_result": 1, "injected_context": 2},
             "todowrite_session": {"tool_call": 1},
         },
         errors=[
@@ -190,11 +191,11 @@ EXPECTED: dict[str, Expect] = {
     "subagent.jsonl": Expect(
         {
             "491e126e-1e71-469c-ade2-fcc8af567c74": {
-                "prompt": 1,
+                "prompt": 2,  # line 4: /handgemacht:create-beads with its arguments
                 "response": 7,
                 "tool_call": 16,
                 "tool_result": 16,
-                "injected_context": 3,
+                "injected_context": 2,
             }
         },
     ),
@@ -992,3 +993,24 @@ def test_unread_keys_are_dropped_as_lines_are_parsed(tmp_path: Path) -> None:
         ("prompt", "run the tests"),
         ("tool_result", "3 passed"),
     ]
+
+
+def test_slash_command_with_arguments_is_the_prompt(runner: Any, tmp_path: Path) -> None:
+    # /model (no arguments) is a built-in: context. /orchestrator with arguments is what the person
+    # asked; its expansion (an isMeta line) stays context.
+    (session,) = ADAPTER.parse(OWN / "slash_command.jsonl").sessions
+    assert [(m.kind, m.key) for m in session.messages if m.role == "user"] == [
+        ("injected_context", "u-0001"),
+        ("injected_context", "u-0002"),
+        ("prompt", "u-0003"),
+        ("injected_context", "u-0004"),
+    ]
+    prompt = next(m for m in session.messages if m.kind == "prompt")
+    assert prompt.text == "/orchestrator split the checkout flow into cart, address and payment steps"
+    # Through the real ingest: the arguments are searchable and make the title.
+    root = claude_tree(tmp_path / "home", [OWN / "slash_command.jsonl"])
+    invoke_json(runner, "ingest", "--agent", "claude-code", "--path", str(root))
+    [row] = invoke_json(runner, "sessions")
+    assert "split the checkout flow" in row["title"]
+    hits = invoke_json(runner, "search", "address payment steps")
+    assert hits and hits[0]["native_id"] == "5e1a9c3d-7b2f-4c8e-9d0a-1f2e3d4c5b6a"
