@@ -25,6 +25,7 @@ from typing import Any
 
 from smriti.adapters._common import (
     OUTPUT_MAX,
+    SUMMARY_MAX,
     SourceKind,
     home_dir,
     no_messages_error,
@@ -42,6 +43,21 @@ ANSWER_RE = re.compile(r"\(Y\)es/\(N\)o.*\[[^\]]*\]: ?\S*\s*$")
 MODEL_RE = re.compile(r"^(?:Main model|Model): (\S+)")
 APPLIED_RE = re.compile(r"^Applied edit to (.+)$")
 BLANK_PROMPT = "<blank>"  # what aider logs for an empty input line
+# A chat command: `/add x.py`, `/model gpt-4o`, `!ls` (aider runs any input starting with "/" or "!"
+# as a command, never sends it to the model). `/**` (pasted code) is no command.
+COMMAND_RE = re.compile(r"^(?:(/[A-Za-z][\w-]*)(?:[ \t]+|$)|(!)[ \t]*)")
+# Commands whose text is a request to a model: it is the prompt. Those that run the chat (not
+# /copy-context, which copies it for a web chat) make aider log the request again as a `####` line
+# of its own: the same prompt, stored once.
+ECHOED_COMMANDS = frozenset({"/ask", "/code", "/architect", "/context"})
+PROMPT_COMMANDS = ECHOED_COMMANDS | {"/copy-context"}
+# Commands that run a shell command or fetch a page: a call of that action, their output its result.
+COMMAND_ACTIONS = {"!": "shell", "/run": "shell", "/test": "shell", "/lint": "shell", "/git": "shell", "/web": "fetch"}
+# Commands whose arguments are files put into the chat.
+FILE_COMMANDS = frozenset({"/add", "/read-only"})
+# Reasoning models' thinking, which aider writes into the answer between these tags: not stored,
+# like every agent's reasoning. An unclosed block (the run was cut) runs to the end of the text.
+REASONING_RE = re.compile(r"<(thinking-content-[0-9a-f]+)>.*?(?:</\1>|\Z)", re.DOTALL)
 TAIL_BYTES = 4096
 SNIFF_BYTES = 4096
 HISTORY_FILE = SourceKind("an aider chat history file", "aider chat history")
@@ -137,11 +153,18 @@ class _Run:
     models: list[str] = field(default_factory=list)
     prompt_seen: bool = False
     command: str | None = None  # the slash command of the latest prompt (names its output)
+    echo: str | None = None  # a prompt command's request, which aider logs again as the next prompt
+    start: int = 0  # where the run's first line starts in the file (a run given back is read again)
     next_ordinal: int = 0
     open: _Block | None = None
     blanks: int = 0  # blank lines after the open block, kept if the same block continues
     messages: list[Message] = field(default_factory=list)
     had_content: bool = False
+    conversation: bool = False  # a prompt or an answer seen: the run is a session (a banner is not)
+
+    @property
+    def label(self) -> str:
+        return self.header or "<no header>"
 
     def feed(self, line: str) -> None:
         if not line.strip():
@@ -166,7 +189,9 @@ class _Run:
         """Emit the open block if it changed, keeping it open: the next lines may extend it."""
         block = self.open
         if block is not None and block.dirty:
-            self.messages += self._messages(block)
+            messages = self._messages(block)
+            self.conversation = self.conversation or any(m.kind in ("prompt", "response") for m in messages)
+            self.messages += messages
             block.dirty = False
 
     def close(self) -> None:
@@ -179,15 +204,25 @@ class _Run:
             return self._prompt(block, key)
         if block.cls == "output":
             return self._output(block, key)
-        text = "\n".join(line.rstrip() for line in block.lines).strip()
+        text = "\n".join(line.rstrip() for line in block.lines)
+        text = REASONING_RE.sub("", text).strip() if "<thinking-content-" in text else text.strip()
         return [Message("assistant", text, "response", key)] if text else []
 
     def _prompt(self, block: _Block, key: str) -> list[Message]:
         text = "\n".join(_strip_marker(line, "####") for line in block.lines).strip()
         self.prompt_seen = True
-        self.command = text.split()[0] if text.startswith("/") else None
-        if not text or text == BLANK_PROMPT:
+        echo, self.echo = self.echo, None
+        command = COMMAND_RE.match(text)
+        name = (command.group(1) or command.group(2)) if command else None
+        self.command = name
+        if not text or text == BLANK_PROMPT or text == echo:
             return []
+        if command is not None and name is not None:
+            args = text[command.end() :].strip()
+            if name not in PROMPT_COMMANDS or not args:  # `/ask` alone only switches mode
+                return [_command_call(name, args, key)]
+            text = args
+            self.echo = args if name in ECHOED_COMMANDS else None
         out: list[Message] = []
         text, context = strip_smriti_context(text)
         if context:  # smriti's own recall output pasted into the prompt: stored, never indexed
@@ -216,6 +251,7 @@ class _Run:
                 key,
                 tool_name=self.command,
                 files=files,
+                action=COMMAND_ACTIONS.get(self.command or "") or None,
             )
         ]
 
@@ -238,6 +274,9 @@ class _Run:
             "models": self.models,
             "prompt_seen": self.prompt_seen,
             "command": self.command,
+            "echo": self.echo,
+            "conversation": self.conversation,
+            "start": self.start,
             "next_ordinal": self.next_ordinal,
             "blanks": self.blanks,
             "open": self.open.to_json() if self.open else None,
@@ -254,6 +293,10 @@ class _Run:
             models=[m for m in data.get("models") or [] if isinstance(m, str)],
             prompt_seen=data.get("prompt_seen") is True,
             command=data.get("command") if isinstance(data.get("command"), str) else None,
+            echo=data.get("echo") if isinstance(data.get("echo"), str) else None,
+            # a run carried over before this flag existed was returned as a session: it stays one
+            conversation=data.get("conversation") is not False,
+            start=data["start"] if isinstance(data.get("start"), int) else 0,
             next_ordinal=data["next_ordinal"] if isinstance(data.get("next_ordinal"), int) else 0,
             blanks=data["blanks"] if isinstance(data.get("blanks"), int) else 0,
         )
@@ -283,34 +326,43 @@ class _FileParser:
         seen: dict[str, int] = dict(state.get("seen") or {}) if state else {}
         # Only complete lines: a last line without a newline is still being written.
         end = max(data.rfind(b"\n") + 1, start)
-        lines = data[start:end].decode("utf-8", "ignore").split("\n")[:-1]
-        if start == 0 and not any(HEADER_RE.match(line.rstrip("\r")) for line in lines):
+        raw_lines = data[start:end].split(b"\n")[:-1]
+        lines = [raw.decode("utf-8", "ignore").rstrip("\r") for raw in raw_lines]
+        if start == 0 and not any(HEADER_RE.match(line) for line in lines):
             return ParseResult(
                 errors=[Problem(self.p, "no '# aider chat started at' header: not an aider chat history")]
             )
         runs: list[_Run] = [run] if run is not None else []
-        for line in lines:
-            line = line.rstrip("\r")
+        at = start
+        for raw, line in zip(raw_lines, lines, strict=True):
             header = HEADER_RE.match(line)
             if header:
                 if runs:
                     runs[-1].close()
-                runs.append(self._new_run(header.group(1), seen))
+                runs.append(self._new_run(header.group(1), seen, at))
             elif runs:
                 runs[-1].feed(line)
             elif line.strip():  # lines above the first header (the top of the file was cut)
-                runs.append(self._new_run(None, seen))
+                runs.append(self._new_run(None, seen, at))
                 runs[-1].feed(line)
+            at += len(raw) + 1
         if runs:
             runs[-1].flush()  # the last run may still be growing: its open block stays open
-        sessions = [r.session(self.p, self.cwd) for r in runs if r.messages]
+        last = runs[-1] if runs else None
+        if last is not None and not last.conversation and last.start >= start:
+            # A run with nothing said yet (aider's banner, a few commands) may still become a
+            # conversation: read it again from its header next time rather than return it now.
+            end = last.start
+            seen[last.label] -= 1
+            runs.pop()
+        sessions = [r.session(self.p, self.cwd) for r in runs if r.messages and r.conversation]
         errors: list[Problem] = []
-        if start == 0 and not sessions and any(r.had_content for r in runs):
+        if start == 0 and not sessions and any(r.had_content and not r.messages for r in runs):
             errors.append(Problem(self.p, no_messages_error(f"{len(runs)} session(s)")))
         state_out = {
             "offset": end,
             "tail": _tail_hash(data[:end]),
-            "run": runs[-1].to_json() if runs else None,
+            "run": runs[-1].to_json() if runs and runs[-1] is last else None,
             "seen": seen,
         }
         return ParseResult(sessions=sessions, resume=state_out, errors=errors)
@@ -327,17 +379,37 @@ class _FileParser:
         seen = resume.get("seen")
         return offset, {"run": resume.get("run"), "seen": seen if isinstance(seen, dict) else {}}
 
-    def _new_run(self, header: str | None, seen: dict[str, int]) -> _Run:
-        label = header or "<no header>"
+    def _new_run(self, header: str | None, seen: dict[str, int], start: int) -> _Run:
+        label = header or "<no header>"  # as _Run.label
         count = seen.get(label, 0) + 1
         seen[label] = count
         # Stable across re-reads: the file and the run's start time (and which repeat of it).
         identity = f"{self.abs}#{label}" + (f"#{count}" if count > 1 else "")
         native_id = hashlib.sha256(identity.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-        return _Run(native_id=native_id, header=header, started_at=_local_to_utc(header))
+        return _Run(native_id=native_id, header=header, started_at=_local_to_utc(header), start=start)
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def _command_call(command: str, args: str, key: str) -> Message:
+    """A chat command the person ran (`/add x.py`, `/run make`, `!ls`): a call, never a prompt."""
+    action = COMMAND_ACTIONS.get(command)
+    tool_input = {"command": args} if action == "shell" else {"url": args} if action == "fetch" else {"args": args}
+    files: tuple[str, ...] = ()
+    if command in FILE_COMMANDS:  # globs and URLs name no one file
+        files = tuple(dict.fromkeys(f for f in args.split() if not any(c in f for c in "*?[") and "://" not in f))
+    text = f"{command} {args}".strip() if command != "!" else f"!{args}"
+    return Message(
+        "user",
+        text[:SUMMARY_MAX],
+        "tool_call",
+        key,
+        tool_name=command,
+        tool_input=tool_input,
+        files=files,
+        action=action or "other",
+    )
 
 
 def _line_class(line: str) -> str:

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import SHARED_FIXTURES
+from conftest import SHARED_FIXTURES, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,35 +23,36 @@ SHARED_AIDER = SHARED / "aider"
 OWN = Path(__file__).resolve().parent / "fixtures" / "aider"
 UDIFF = OWN / "udiff-session.aider.chat.history.md"
 TRUNCATED = OWN / "truncated-top.aider.chat.history.md"
+COMMANDS = OWN / "commands.aider.chat.history.md"
 
-K = ("injected_context", "prompt", "response", "tool_result")
+K = ("injected_context", "prompt", "response", "tool_result", "tool_call")
 NO_HEADER = "no '# aider chat started at' header: not an aider chat history"
 
-# Per session, in file order: header, then counts of (injected_context, prompt, response, tool_result).
-# Counted by hand with an awk pass that classifies every non-blank line as P (`#### `, except the
-# logged "(Y)es/(N)o … [Yes]: x" answers), T (`> `/`>`) or A (anything else) and collapses runs
-# (a P run ends at a blank line; T and A runs continue across blank lines). The first T run before
-# any prompt is the startup banner (injected_context), later T runs are aider's output.
-# afi-core: e.g. 15:18:04 is TPATPATPAT; 20:11:30 has 57 runs (19 P, 14 A, 24 T); 20:10:38 is only
-# the "newer version" banner. zen-mcp-server: 21:49:17 and 09:29:12 are banners only, 17:04:56
-# alternates 7 `/add` and `/copy-context` prompts with their output (no assistant text at all).
+# Per session, in file order: header, then counts of (injected_context, prompt, response, tool_result,
+# tool_call). Counted by hand with an awk pass that classifies every non-blank line as P (`#### `,
+# except the logged "(Y)es/(N)o … [Yes]: x" answers), T (`> `/`>`) or A (anything else) and collapses
+# runs (a P run ends at a blank line; T and A runs continue across blank lines). The first T run
+# before any prompt is the startup banner (injected_context), later T runs are aider's output. A P
+# run starting with a chat command (`/add`, `/ls`, `!find`, …) is a tool_call, except
+# `/copy-context Q` (a prompt). A run without a prompt or an answer (a banner, a few commands) is
+# no session.
+# afi-core: e.g. 15:18:04 is TPATPATPAT; 20:11:30 has 57 runs (19 P of which 9 commands, 14 A, 24 T);
+# 20:10:38 is only the "newer version" banner (no session). zen-mcp-server: 21:49:17 and 09:29:12
+# are banners only, 21:49:22 a banner and `/add **` (no sessions); 17:04:56 alternates 2 `/add`
+# and 5 `/copy-context` prompts with their output (no assistant text at all).
 EXPECTED_SHARED: dict[str, object] = {
     "afi-core__.aider.chat.history.md": [
-        ("2025-07-15 11:38:37", (1, 1, 1, 1)),
-        ("2025-07-15 14:53:34", (1, 2, 3, 3)),
-        ("2025-07-15 15:06:38", (1, 1, 1, 2)),
-        ("2025-07-15 15:18:04", (1, 3, 3, 3)),
-        ("2025-07-16 20:10:38", (1, 0, 0, 0)),
-        ("2025-07-16 20:11:30", (1, 19, 14, 23)),
-        ("2025-07-22 17:49:27", (1, 3, 4, 5)),
-        ("2025-07-23 11:25:21", (1, 2, 1, 3)),
-        ("2025-08-04 13:59:12", (1, 9, 15, 17)),
+        ("2025-07-15 11:38:37", (1, 1, 1, 1, 0)),
+        ("2025-07-15 14:53:34", (1, 2, 3, 3, 0)),
+        ("2025-07-15 15:06:38", (1, 1, 1, 2, 0)),
+        ("2025-07-15 15:18:04", (1, 3, 3, 3, 0)),
+        ("2025-07-16 20:11:30", (1, 10, 14, 23, 9)),
+        ("2025-07-22 17:49:27", (1, 3, 4, 5, 0)),
+        ("2025-07-23 11:25:21", (1, 1, 1, 3, 1)),  # `!find …` is a shell call
+        ("2025-08-04 13:59:12", (1, 7, 15, 17, 2)),  # /bye, /exit
     ],
     "zen-mcp-server__.aider.chat.history.md": [
-        ("2025-10-20 21:49:17", (1, 0, 0, 0)),
-        ("2025-10-20 21:49:22", (1, 1, 0, 1)),
-        ("2025-10-22 09:29:12", (1, 0, 0, 0)),
-        ("2025-10-23 17:04:56", (1, 7, 0, 7)),
+        ("2025-10-23 17:04:56", (1, 5, 0, 7, 2)),
     ],
     # The prompt_toolkit input history is not a chat history: it has no session header.
     "afi-core__.aider.input.history": NO_HEADER,
@@ -136,11 +137,23 @@ def test_shared_grammar_details() -> None:
     assert ">>>>>>> REPLACE" in response.text  # an edit block line is not aider output
     fourth = [m.text for m in sessions[3].messages if m.kind == "prompt"]
     assert not any("(Y)es/(N)o" in p for p in fourth)  # logged confirmation answers are not prompts
-    zen = AiderAdapter().parse(SHARED_AIDER / "zen-mcp-server__.aider.chat.history.md").sessions[3]
-    first_prompt = next(m for m in zen.messages if m.kind == "prompt")
-    assert first_prompt.text.splitlines()[1] == "  /home/dragonfsky/git/github/zen-mcp-server/utils/token_utils.py"
+    [zen] = AiderAdapter().parse(SHARED_AIDER / "zen-mcp-server__.aider.chat.history.md").sessions
+    add = next(m for m in zen.messages if m.kind == "tool_call")  # a multi-line /add is one command
+    assert (add.tool_name, add.action, add.tool_input["args"].splitlines()[1]) == (
+        "/add",
+        "other",
+        "  /home/dragonfsky/git/github/zen-mcp-server/utils/token_utils.py",
+    )
+    assert add.files[:2] == (
+        "/home/dragonfsky/git/github/zen-mcp-server/utils/file_utils.py",
+        "/home/dragonfsky/git/github/zen-mcp-server/utils/token_utils.py",
+    )
     add_output = next(m for m in zen.messages if m.kind == "tool_result")
     assert add_output.tool_name == "/add" and add_output.text.startswith("Added config.py to the chat")
+    # `/copy-context Q`: the question is the prompt, without the command
+    assert next(m for m in zen.messages if m.kind == "prompt").text == "请你分析一下我这列的处理，我想知道我"
+    shell = next(m for m in sessions[6].messages if m.kind == "tool_call")
+    assert (shell.tool_name, shell.action, shell.tool_input["command"][:7]) == ("!", "shell", "find . ")
 
 
 def test_own_udiff_fixture(utc: None) -> None:
@@ -153,10 +166,11 @@ def test_own_udiff_fixture(utc: None) -> None:
         _nid(UDIFF, "2024-03-02 09:15:44", 2),
     )
     assert first.started_at == second.started_at == "2024-03-02T09:15:44.000Z"
-    assert _kinds(first.messages) == (1, 3, 2, 4)  # `#### <blank>` is an empty input, not a prompt
+    # `#### <blank>` is an empty input, not a prompt; /add and /run are calls
+    assert _kinds(first.messages) == (1, 1, 2, 4, 2)
     assert first.models == ("gpt-4-1106-preview",)  # the old "Model: … using udiff" banner
     assert [m.tool_name for m in first.messages if m.kind == "tool_result"] == ["/add", None, "/run", None]
-    assert _kinds(second.messages) == (2, 1, 1, 0)
+    assert _kinds(second.messages) == (2, 1, 1, 0, 0)
     context, prompt = second.messages[1:3]
     assert context.kind == "injected_context" and context.text.startswith("<smriti-context")
     assert prompt.text == "why does tokenize skip tabs?"
@@ -167,8 +181,46 @@ def test_own_truncated_fixture(utc: None) -> None:
     # Lines above the first header (the top of the file was cut) still form a session.
     assert orphan.native_id == _nid(TRUNCATED, "<no header>") and orphan.started_at is None
     assert [m.kind for m in orphan.messages] == ["response", "injected_context"]
-    assert _kinds(run.messages) == (1, 1, 1, 1)
+    assert _kinds(run.messages) == (1, 1, 1, 1, 0)
     assert run.models == ("claude-3-opus-20240229",)
+
+
+def test_own_commands_fixture(utc: None) -> None:
+    result = AiderAdapter().parse(COMMANDS)
+    assert result.errors == [] and result.warnings == []
+    # The first and the last run are aider's banner alone: no session. The last one may still grow
+    # into a conversation, so the resume point stops at its header and it is read again next time.
+    [run] = result.sessions
+    assert run.native_id == _nid(COMMANDS, "2025-09-08 09:00:10")
+    assert result.resume["offset"] == COMMANDS.read_bytes().index(b"# aider chat started at 2025-09-08 17:30:44")
+    assert [m.text for m in run.messages if m.kind == "prompt"] == [
+        "why does the invoice total drift by a cent on refunds?",  # `/ask Q` and its echo `Q`: once
+        "switch the line amounts to Decimal",
+    ]
+    calls = [(m.role, m.tool_name, m.action, m.files) for m in run.messages if m.kind == "tool_call"]
+    assert calls == [
+        ("user", "/add", "other", ("billing/invoice.py",)),  # a glob names no one file
+        ("user", "/model", "other", ()),
+        ("user", "/run", "shell", ()),
+        ("user", "/drop", "other", ()),
+        ("user", "/exit", "other", ()),
+    ]
+    run_output = next(m for m in run.messages if m.kind == "tool_result" and m.tool_name == "/run")
+    assert run_output.action == "shell" and run_output.text.startswith("12 passed")
+    answer = next(m for m in run.messages if m.kind == "response")
+    assert answer.text.startswith("Each line amount is a float")  # the reasoning and its tags are gone
+    assert not any("thinking-content" in m.text or "summed as floats" in m.text for m in run.messages)
+
+
+def test_commands_fixture_through_the_cli(runner, tmp_path: Path) -> None:
+    project = tmp_path / "billing-svc"
+    project.mkdir()
+    shutil.copy(COMMANDS, project / ".aider.chat.history.md")
+    out = invoke_json(runner, "ingest", "--agent", "aider", "--path", str(project))
+    assert (out["sessions_found"], out["errors"]) == (1, [])
+    [row] = invoke_json(runner, "sessions")
+    assert row["title"].lower().startswith("why does the invoice total drift by a cent on refunds")
+    assert invoke_json(runner, "search", "drift cent refunds")[0]["native_id"] == row["native_id"]
 
 
 def test_header_time_is_local_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,7 +321,7 @@ def test_rewritten_file_is_read_from_the_start(tmp_path: Path) -> None:
 def test_resume_after_every_line_equals_a_full_read(tmp_path: Path) -> None:
     """Cut the file at every line, parse both halves with resume: same messages as one read."""
     adapter = AiderAdapter()
-    for fixture in (UDIFF, TRUNCATED):
+    for fixture in (UDIFF, TRUNCATED, COMMANDS):
         data = fixture.read_bytes()
         path = tmp_path / fixture.name
         path.write_bytes(data)

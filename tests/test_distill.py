@@ -99,6 +99,10 @@ def injected(text: str) -> Message:
             "TypeError: x is not a function\nfix this crash in the import script",
             "Fix this crash in the import script",
         ),
+        # a command line keeps the person's case: "chmod", not "Chmod"
+        ("chmod +x ~/repos/*.sh", "chmod +x ~/repos/*.sh"),
+        ("ls -la", "ls -la"),
+        ("add src/x.py to the list", "Add src/x.py to the list"),
         # a vague request borrows the sentence that says what it is about
         (
             "can you review PR #412? it adds retries to our http client",

@@ -247,9 +247,14 @@ def _clean_title(sentence: str) -> str:
     s = _POLITE.sub("", s, count=1).strip()
     s = _TRAILING.sub("", s).strip()
     s = _shorten(s, TITLE_MAX, min_clause=40)
-    if s and s[0].islower():
+    if s and s[0].islower() and not _COMMAND_LINE.match(s):
         s = s[0].upper() + s[1:]
     return s
+
+
+# A prompt that is a command line ("chmod +x run.sh", "for f in *.md; do …", "git push origin main"):
+# its first word is a program's name, and "Chmod" is no title a person wrote.
+_COMMAND_LINE = re.compile(r"[a-z][\w.-]*\s+(?:[-+][\w-]|[~/.$][\w/~.-]|\S*[|;$]|\S+\s+in\s+\S*[~/*$])")
 
 
 def _shorten(s: str, limit: int, *, min_clause: int) -> str:
