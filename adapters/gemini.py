@@ -62,6 +62,9 @@ RESPONSE_TYPES = frozenset({"gemini", "model"})  # "model" from third-party writ
 # [src chatCompressionService.ts]; it reaches the file through a `$set.messages` checkpoint.
 SUMMARY_MARK = "<state_snapshot>"
 INJECTED_PREFIXES = ("<system-reminder>", "<session_context>", "<environment_details>", "<user-memory-input>")
+# The turn Gemini CLI sends by itself when a reply stopped short (an invalid stream): the agent's
+# words, recorded as a user turn. A person typing "please continue" has no "System: " in front.
+AUTO_CONTINUE = "System: Please continue."
 SUMMARY_KEYS = ("command", "file_path", "absolute_path", "path", "dir_path", "pattern", "url", "query", "description")
 PATH_KEYS = ("file_path", "absolute_path", "path", "notebook_path", "filePath")
 
@@ -496,6 +499,8 @@ class _Builder:
             self._emit(Message("system", text, "summary", key, ts))
             return
         parts = classify_user_text(text, INJECTED_PREFIXES, strip=True)
+        if text.strip() == AUTO_CONTINUE:
+            parts = [("injected_context", text.strip())]
         prompt, injected = join_parts(parts)
         order = [k for k, _ in parts]
         for kind in sorted(set(order), key=order.index):

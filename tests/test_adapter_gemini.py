@@ -33,6 +33,7 @@ SID = "7c1e9a3b-5d2f-4e8a-9b1c-0f3e2d4c5b6a"
 OPLOG = OWN / "session-2026-05-02T09-15-7c1e9a3b.jsonl"
 CHECKPOINT = OWN / "session-2026-05-03T10-00-1f2e3d4c.jsonl"
 LEGACY = OWN / "session-2025-11-20T14-05-2b3c4d5e.json"
+AUTO_CONTINUE = OWN / "session-2025-12-01T10-00-5a6b7c8d.json"
 SUB = "9a8b7c6d-1111-4222-8333-444455556666"
 SUBAGENT = OWN / SID / f"{SUB}.jsonl"
 
@@ -405,3 +406,13 @@ def test_failed_tool_call_is_an_error_result(tmp_path: Path) -> None:
     path.write_text("".join(lines[:8]))  # up to the failed write_file, before the rewind
     session = only(ADAPTER.parse(path))
     assert texts(session, "tool_result")[-1] == "[error] Permission denied"
+
+
+def test_automatic_continue_turn_is_not_a_prompt() -> None:
+    # Gemini CLI sends "System: Please continue." by itself after a reply stopped short.
+    session = only(ADAPTER.parse(AUTO_CONTINUE))
+    assert [(m.kind, m.text) for m in session.messages if m.role == "user"] == [
+        ("prompt", "rename the retries flag to max_attempts everywhere"),
+        ("injected_context", "System: Please continue."),
+    ]
+    assert not next(m for m in session.messages if m.text == "System: Please continue.").indexed
