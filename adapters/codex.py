@@ -406,6 +406,10 @@ class _State:
     models: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     events_mode: bool = False  # the rollout records prompts as event_msg/user_message
+    # The rollout has response items: the model's copy of the conversation, where answers are read
+    # from. A log of UI events alone (no response_item at all) has its answers only as
+    # event_msg/agent_message.
+    items_seen: bool = False
     paginated: bool = False  # lines carry thread-wide ordinals: key by them
     start_ordinal: int | None = None  # sub-agent: own history starts at this ordinal
     copy: dict[str, Any] | None = None  # copied parent history: {"parent_path", "pos", "open"}
@@ -448,6 +452,7 @@ class _State:
             "models": self.models,
             "extra": self.extra,
             "events_mode": self.events_mode,
+            "items_seen": self.items_seen,
             "paginated": self.paginated,
             "start_ordinal": self.start_ordinal,
             "copy": self.copy,
@@ -493,6 +498,7 @@ class _State:
             models=strs(data.get("models")),
             extra=as_dict(data.get("extra")),
             events_mode=data.get("events_mode") is True,
+            items_seen=data.get("items_seen") is True,
             paginated=data.get("paginated") is True,
             start_ordinal=start if isinstance(start, int) and not isinstance(start, bool) else None,
             copy=data.get("copy") if isinstance(data.get("copy"), dict) else None,
@@ -529,15 +535,19 @@ class _Parser:
     # -- survey and dispatch --
 
     def survey(self, records: list[tuple[int, dict[str, Any]]]) -> None:
-        """Whether this rollout records prompts as events, decided before any record is read."""
+        """Whether this rollout records prompts as events, and whether it has response items at all,
+        decided before any record is read."""
         for _, record in records:
             payload = record.get("payload")
-            if (
+            if record.get("type") == "response_item" or ("type" in record and "payload" not in record):
+                self.state.items_seen = True  # a wrapped item, or a bare-era item
+            elif (
                 record.get("type") == "event_msg"
                 and isinstance(payload, dict)
                 and payload.get("type") == "user_message"
             ):
                 self.state.events_mode = True
+            if self.state.events_mode and self.state.items_seen:
                 return
 
     def feed(self, line_no: int, record: dict[str, Any]) -> None:
@@ -815,6 +825,10 @@ class _Parser:
         etype = payload.get("type")
         if etype == "user_message":
             self._user_event(line_no, payload, ts, key)
+        elif etype == "agent_message" and not self.state.items_seen:
+            text = payload.get("message")
+            if isinstance(text, str) and text.strip():
+                self._add(Message("assistant", text, "response", key, ts))
         elif etype == "thread_name_updated":
             self.state.event_title = nonempty_str(payload.get("thread_name")) or self.state.event_title
         elif etype not in SKIPPED_EVENTS and not (isinstance(etype, str) and etype.startswith(SKIPPED_EVENT_PREFIXES)):

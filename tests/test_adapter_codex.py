@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 import zstandard
 from adapter_helpers import kinds, merged, only, problems, texts
-from conftest import SHARED_FIXTURES
+from click.testing import CliRunner
+from conftest import SHARED_FIXTURES, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -539,3 +540,20 @@ def test_detect_unnamed_rollout(tmp_path: Path) -> None:
         assert ADAPTER.detect(renamed) in (True, False)
     finally:
         os.chmod(renamed, 0o644)
+
+
+EVENTS_ONLY = OWN / "rollout-2026-03-04T08-00-00-0195a1b2-0000-7000-8000-00000000000e.jsonl"
+
+
+def test_a_log_of_events_alone_keeps_the_answers(runner: CliRunner) -> None:
+    # No response_item at all (an exec run logged only its UI events): the answer exists only as
+    # event_msg/agent_message, so it is the response; reasoning events are still not stored.
+    result = ADAPTER.parse(EVENTS_ONLY)
+    assert (result.errors, result.warnings) == ([], [])
+    [session] = result.sessions
+    assert [(m.kind, m.role) for m in session.messages] == [("prompt", "user"), ("response", "assistant")]
+    assert session.messages[1].text.startswith("The export loop uses `range(1, days_in_month)`")
+    assert session.messages[1].timestamp == "2026-03-04T08:00:15.000Z"
+    out = invoke_json(runner, "ingest", "--agent", "codex", "--path", str(EVENTS_ONLY))
+    assert (out["sessions_found"], out["messages_added"]) == (1, 2)
+    assert invoke_json(runner, "search", "days_in_month")[0]["native_id"] == "0195a1b2-0000-7000-8000-00000000000e"
