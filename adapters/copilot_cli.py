@@ -1,5 +1,11 @@
 """GitHub Copilot CLI adapter: `~/.copilot/session-state/<id>/events.jsonl` in, Sessions out.
 
+Before 1.0 the CLI kept one JSON object per session in `~/.copilot/history-session-state/*.json`:
+`{sessionId, startTime, chatMessages, timeline}`, rewritten in place as the session goes. Its
+`timeline` is the UI's view (`user`, `copilot`, `tool_call_requested`, `tool_call_completed`,
+`info` entries, each with an id and a timestamp) and is read first; `chatMessages` (the model's
+OpenAI-style messages, no times) stands in when a file has no timeline.
+
 Format notes live in docs/session-formats.md §5.2. Every line is one event
 `{type, data, id, timestamp, parentId}`; the older layout is `session-state/<id>.jsonl` with the
 same events. Prompts are `user.message`, answers `assistant.message` (whose `toolRequests` are the
@@ -25,20 +31,27 @@ from smriti.adapters._common import (
     OUTPUT_MAX,
     PATH_KEYS,
     SUMMARY_KEYS,
+    SourceKind,
     as_dict,
+    as_list,
     classify_user_text,
     compact_json,
+    decode_arguments,
     first_sight,
+    guarded_parse,
     home_dir,
     input_paths,
     input_summary,
     iso_utc,
     join_parts,
+    load_json_file,
     looks_like_path,
     no_messages_error,
     nonempty_str,
     plural,
     tool_call_text,
+    type_label,
+    user_messages,
 )
 from smriti.adapters._jsonl import read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
@@ -90,6 +103,10 @@ SKIPPED_EVENTS = frozenset(
 FAILED_RESULT_TYPES = frozenset({"failure", "error", "rejected", "denied", "cancelled"})
 INJECTED_PREFIXES = ("<system-reminder>", "<current_datetime>", "<environment_details>", "<reminder>")
 MAX_KNOWN_CALLS = 1000
+LEGACY_DIR = "history-session-state"
+# One block the CLI puts in front of what the person typed: `<current_datetime>…</current_datetime>`.
+LEADING_BLOCK_RE = re.compile(r"\s*(<(current_datetime|reminder|system-reminder)>.*?</\2>)\s*", re.DOTALL)
+LEGACY_FILE = SourceKind("a session file", "session", "a JSON session", mid_write="; it may be mid-write")
 
 
 class CopilotCliAdapter:
@@ -98,18 +115,23 @@ class CopilotCliAdapter:
     def default_roots(self) -> list[Path]:
         roots: list[Path] = []
         for home in _copilot_homes():
-            candidate = home / "session-state"
-            if candidate.is_dir() and candidate not in roots:
-                roots.append(candidate)
+            for candidate in (home / "session-state", home / LEGACY_DIR):
+                if candidate.is_dir() and candidate not in roots:
+                    roots.append(candidate)
         return roots
 
     def discover(self, root: Path) -> Iterator[Path]:
-        """`<id>/events.jsonl` (v1.0.11+) and the older flat `<id>.jsonl` under session-state."""
+        """`<id>/events.jsonl` (v1.0.11+) and the older flat `<id>.jsonl` under session-state; the
+        pre-1.0 `<name>.json` files under history-session-state."""
         if root.is_file():
             yield root
             return
         if not root.is_dir():
             return
+        if root.name == LEGACY_DIR:
+            yield from sorted(p for p in root.glob("*.json") if p.is_file())
+            return
+        legacy = root / LEGACY_DIR
         if (root / "session-state").is_dir():
             root = root / "session-state"
         found = [
@@ -118,13 +140,23 @@ class CopilotCliAdapter:
             if p.is_file() and (p.name == "events.jsonl" or p.parent == root or p.parent.name == "session-state")
         ]
         yield from sorted(found)
+        if legacy.is_dir():
+            yield from self.discover(legacy)
 
     def detect(self, path: Path) -> bool:
         try:
             if path.is_dir():
-                return (path.name == "session-state" and path.parent.name == ".copilot") or (
-                    path.name == ".copilot" and (path / "session-state").is_dir()
+                return (
+                    path.name == LEGACY_DIR
+                    or (path.name == "session-state" and path.parent.name == ".copilot")
+                    or (path.name == ".copilot" and any((path / d).is_dir() for d in ("session-state", LEGACY_DIR)))
                 )
+            if path.suffix == ".json":
+                if path.parent.name == LEGACY_DIR:
+                    return True
+                with open(path, "rb") as fh:
+                    head = fh.read(4096).decode("utf-8", "replace")
+                return '"sessionId"' in head and ('"chatMessages"' in head or '"timeline"' in head)
             if path.suffix != ".jsonl":
                 return False
             if path.parent.name == "session-state" or (
@@ -139,6 +171,8 @@ class CopilotCliAdapter:
             return False
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
+        if path.suffix == ".json":  # a pre-1.0 session object, rewritten in place: read whole
+            return guarded_parse(lambda p, _r: _parse_legacy(p), path, None)
         read = read_jsonl(path, resume)
         resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
         parser = _Parser(path, _State.load(resume) if resuming else _State())
@@ -529,3 +563,144 @@ def _result_text(data: dict[str, Any]) -> tuple[str, bool]:
         text = error.get("message", compact_json(error)) if isinstance(error, dict) else str(error)
         failed = True
     return text, failed
+
+
+# --- pre-1.0 session objects (history-session-state/*.json) ---------------------------------------
+
+
+def _parse_legacy(path: Path) -> ParseResult:
+    p = str(path)
+    data, error = load_json_file(path, LEGACY_FILE)
+    if error is not None:
+        return ParseResult(errors=[Problem(p, error)])
+    if not isinstance(data, dict) or not ("timeline" in data or "chatMessages" in data):
+        return ParseResult(errors=[Problem(p, "not a Copilot CLI session: no 'timeline' or 'chatMessages'")])
+    sid = nonempty_str(data.get("sessionId")) or path.stem
+    parser = _LegacyParser(p, sid)
+    timeline = as_list(data.get("timeline"))
+    if timeline:
+        for index, entry in enumerate(timeline):
+            parser.entry(index, entry)
+    else:
+        for index, message in enumerate(as_list(data.get("chatMessages"))):
+            parser.chat_message(index, message)
+    found = len(timeline) or len(as_list(data.get("chatMessages")))
+    if not parser.messages:
+        errors = [Problem(p, no_messages_error(f"1 session ({plural(found, 'entry')})"))] if found else []
+        return ParseResult(warnings=parser.warnings(), errors=errors)
+    stamps = [m.timestamp for m in parser.messages if m.timestamp]
+    started = iso_utc(data.get("startTime"))
+    stamps += [started] if started else []
+    session = Session(
+        agent=AGENT,
+        native_id=sid,
+        messages=tuple(parser.messages),
+        started_at=min(stamps, default=None),
+        ended_at=max(stamps, default=None),
+        source_paths=(p,),
+        extra={"format": "history-session-state"},
+    )
+    return ParseResult(sessions=[session], warnings=parser.warnings())
+
+
+class _LegacyParser:
+    """One pre-1.0 session: timeline entries (or chat messages) to messages, keyed by their ids."""
+
+    def __init__(self, p: str, sid: str) -> None:
+        self.p = p
+        self.sid = sid
+        self.messages: list[Message] = []
+        self.keys: set[str] = set()
+        self.unknown: Counter[str] = Counter()
+        self.problems: list[Problem] = []
+
+    def entry(self, index: int, entry: Any) -> None:
+        if not isinstance(entry, dict):
+            self.problems.append(Problem(self.p, f"timeline entry {index} is not an object; skipped"))
+            return
+        etype = entry.get("type")
+        ts = iso_utc(entry.get("timestamp"))
+        key = f"{self.sid}:{nonempty_str(entry.get('id')) or f'i{index}'}"
+        text = entry.get("text") if isinstance(entry.get("text"), str) else ""
+        if etype == "user":
+            self._user(text, key, ts)
+        elif etype == "copilot":
+            if text.strip():
+                self._add(Message("assistant", text, "response", key, ts))
+        elif etype in ("tool_call_requested", "tool_call_completed"):
+            call_id = nonempty_str(entry.get("callId"))
+            name = nonempty_str(entry.get("name")) or nonempty_str(entry.get("toolTitle"))
+            self._call(call_id, name, entry.get("arguments"), ts, key)
+            if etype == "tool_call_completed":
+                result = entry.get("result")
+                output = as_dict(result).get("log") if isinstance(result, dict) else result
+                text = output if isinstance(output, str) else compact_json(output) if output is not None else ""
+                if as_dict(result).get("type") in FAILED_RESULT_TYPES:
+                    text = "[error] " + text
+                result_key = f"{self.sid}:result:{call_id}" if call_id else f"{key}:result"
+                self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", result_key, ts, tool_name=name))
+        elif etype == "info":
+            if text.strip():  # "Operation cancelled by user": the CLI's note, not conversation
+                self._add(Message("system", text, "injected_context", key, ts))
+        else:
+            self.unknown["None" if etype is None else repr(etype)[:60]] += 1
+
+    def chat_message(self, index: int, message: Any) -> None:
+        """An OpenAI-style chat message (no times): the fallback when a file has no timeline."""
+        if not isinstance(message, dict):
+            self.problems.append(Problem(self.p, f"chat message {index} is not an object; skipped"))
+            return
+        role = message.get("role")
+        key = f"{self.sid}:m{index}"
+        content = message.get("content")
+        text = content if isinstance(content, str) else ""
+        if role == "user":
+            self._user(text, key, None)
+        elif role == "assistant":
+            if text.strip():
+                self._add(Message("assistant", text, "response", key, None))
+            for n, call in enumerate(as_list(message.get("tool_calls"))):
+                function = as_dict(as_dict(call).get("function"))
+                self._call(
+                    nonempty_str(as_dict(call).get("id")),
+                    nonempty_str(function.get("name")),
+                    decode_arguments(function.get("arguments")),
+                    None,
+                    f"{key}:{n}",
+                )
+        elif role == "tool":
+            call_id = nonempty_str(message.get("tool_call_id"))
+            name = next((m.tool_name for m in self.messages if m.key == f"{self.sid}:call:{call_id}"), None)
+            result_key = f"{self.sid}:result:{call_id}" if call_id else key
+            self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", result_key, None, tool_name=name))
+        elif role != "system":  # the system prompt is the CLI's own text
+            self.unknown[f"chat message of role {type_label(role)}"] += 1
+
+    def _user(self, text: str, key: str, ts: str | None) -> None:
+        """A user text: the blocks the CLI put in front of it (`<current_datetime>…`) are context."""
+        parts: list[tuple[str, str]] = []
+        lead = LEADING_BLOCK_RE.match(text)
+        while lead is not None:
+            parts.append(("injected_context", lead.group(1)))
+            text = text[lead.end() :]
+            lead = LEADING_BLOCK_RE.match(text)
+        parts += classify_user_text(text, INJECTED_PREFIXES, strip=True)
+        for message in user_messages(parts, key, ts):
+            self._add(message)
+
+    def _call(self, call_id: str | None, name: str | None, arguments: Any, ts: str | None, fallback: str) -> None:
+        tool_input = arguments if isinstance(arguments, dict) else {} if arguments is None else {"arguments": arguments}
+        text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+        key = f"{self.sid}:call:{call_id}" if call_id else fallback
+        files = input_paths(tool_input, PATH_KEYS)
+        self._add(Message("assistant", text, "tool_call", key, ts, tool_name=name, tool_input=tool_input, files=files))
+
+    def _add(self, message: Message) -> None:
+        if first_sight(self.keys, message):
+            self.messages.append(message)
+
+    def warnings(self) -> list[Problem]:
+        out = list(self.problems)
+        for label, n in self.unknown.items():
+            out.append(Problem(self.p, f"skipped {plural(n, 'timeline entry')} of unknown type {label}"))
+        return out

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from adapter_helpers import kinds, merged, only, problems, texts
-from conftest import SHARED_FIXTURES
+from conftest import SHARED_FIXTURES, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -314,3 +314,62 @@ def test_detect_tells_other_agents_apart() -> None:
     for folder in ("copilot-vscode", "codex", "gemini-cli", "claude-code"):
         for path in (OTHER_AGENTS / folder).iterdir():
             assert not ADAPTER.detect(path), path
+
+
+# --- before 1.0: one JSON object per session in history-session-state/ -----------------------------
+
+PRE_1_0_SID = "9c4e2a17-6b3d-4f58-a1e2-7d8c9b0a1f2e"
+PRE_1_0 = OWN / "history-session-state" / f"session_{PRE_1_0_SID}.json"
+
+
+def test_pre_1_0_session_object_is_read_from_its_timeline() -> None:
+    # Timeline: user; copilot; tool_call_requested + tool_call_completed of one call (one call, one
+    # result); copilot; a completed bash call never requested (error); an info note.
+    result = ADAPTER.parse(PRE_1_0)
+    assert (result.errors, result.warnings) == ([], [])
+    session = only(result)
+    assert session.native_id == PRE_1_0_SID
+    assert (session.started_at, session.ended_at) == ("2025-09-30T14:02:11.204Z", "2025-09-30T14:03:05.000Z")
+    assert kinds(session) == {"prompt": 1, "response": 2, "tool_call": 2, "tool_result": 2, "injected_context": 1}
+    assert texts(session, "prompt") == ["why is the docker build cache never reused in CI?"]
+    view, bash = (m for m in session.messages if m.kind == "tool_call")
+    assert (view.tool_name, view.files) == ("str_replace_editor", ("/home/dev/api/Dockerfile",))
+    assert (bash.tool_name, bash.action, bash.tool_input["command"]) == ("bash", "shell", "docker build -t api .")
+    assert texts(session, "tool_result")[1] == "[error] Cannot connect to the Docker daemon"
+    assert texts(session, "injected_context") == ["Operation cancelled by user"]
+
+
+def test_pre_1_0_session_without_a_timeline_reads_chat_messages(tmp_path: Path) -> None:
+    data = json.loads(PRE_1_0.read_text())
+    del data["timeline"]
+    path = tmp_path / "history-session-state" / PRE_1_0.name
+    path.parent.mkdir()
+    path.write_text(json.dumps(data))
+    session = only(ADAPTER.parse(path))
+    assert kinds(session) == {"injected_context": 1, "prompt": 1, "response": 2, "tool_call": 1, "tool_result": 1}
+    assert texts(session, "prompt") == ["why is the docker build cache never reused in CI?"]
+    assert texts(session, "injected_context")[0].startswith("<current_datetime>")  # the CLI's, not typed
+    assert next(m for m in session.messages if m.kind == "tool_result").tool_name == "str_replace_editor"
+
+
+def test_pre_1_0_folder_is_discovered_under_home_and_ingested(isolated_env: Path, runner) -> None:
+    legacy = isolated_env / ".copilot" / "history-session-state"
+    shutil.copytree(OWN / "history-session-state", legacy)
+    assert ADAPTER.default_roots() == [legacy]
+    assert list(ADAPTER.discover(legacy)) == [legacy / PRE_1_0.name]
+    assert list(ADAPTER.discover(legacy.parent)) == [legacy / PRE_1_0.name]
+    assert ADAPTER.detect(legacy) and ADAPTER.detect(legacy / PRE_1_0.name)
+    # `--path` on the folder reads each file as one JSON object, never as JSONL lines
+    out = invoke_json(runner, "ingest", "--agent", "copilot-cli", "--path", str(legacy))
+    assert (out["sessions_found"], out["errors"], out["warnings"]) == (1, [], [])
+    assert invoke_json(runner, "ingest", "--path", str(legacy))["errors"] == []  # detected without --agent
+    assert invoke_json(runner, "search", "docker build cache")[0]["native_id"] == PRE_1_0_SID
+
+
+def test_pre_1_0_damaged_file_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "session_x.json"
+    path.write_text('{"sessionId": "x", "timeline": [')
+    result = ADAPTER.parse(path)
+    assert result.sessions == [] and [p.error for p in result.errors] == [
+        "malformed JSON (Expecting value at line 1); it may be mid-write"
+    ]
