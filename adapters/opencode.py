@@ -12,6 +12,13 @@ row does not repeat its ids). Old trees may remain after the migration: both cop
 carry the same session, message and part ids, so they yield the same native id and keys and the
 store keeps one copy.
 
+Before the TypeScript rewrite, OpenCode was a Go program that kept one SQLite database per
+project, `<project>/.opencode/opencode.db`: tables `sessions` (id, parent_session_id, title,
+created_at/updated_at in epoch seconds or ms) and `messages` (id, session_id, role, `parts`: a JSON
+array of `{type, data}` with text, reasoning, tool_call, tool_result, finish, image_url and binary
+parts; tool results sit in `tool` messages). The project folder is the cwd. Ingest finds these
+databases at the root of every known project (`project_files`) and under a `--path` folder.
+
 The tree spreads one session over many files (`storage/session/<projectID>/<id>.json`,
 `storage/message/<id>/*.json`, `storage/part/<messageID>/*.json`). The session file is the
 source that discover() yields and ingest watches (one source per session, so ingest's size/mtime
@@ -47,6 +54,7 @@ from smriti.adapters._common import (
     is_sqlite,
     iso_utc,
     join_parts,
+    maybe_json,
     no_messages_error,
     nonempty_str,
     plural,
@@ -69,8 +77,17 @@ FINISHED_TOOL = frozenset({"completed", "success", "error"})
 TREE_HINT = "ingest storage/session/<project>/<session>.json or the storage folder"
 
 
+# The Go-era database, relative to its project folder.
+GO_DB = Path(".opencode") / "opencode.db"
+GO_TABLES = frozenset({"sessions", "messages"})
+# Go-era parts that carry nothing to store: reasoning is not stored, `finish` is bookkeeping.
+GO_SKIPPED_PARTS = frozenset({"reasoning", "finish"})
+
+
 class OpenCodeAdapter:
     name = AGENT
+    # The Go-era OpenCode kept its database in each project: ingest looks for it in known projects.
+    project_files = (str(GO_DB),)
 
     def default_roots(self) -> list[Path]:
         home = home_dir()
@@ -89,6 +106,8 @@ class OpenCodeAdapter:
             yield root
             return
         yield from sorted(p for p in root.glob("opencode*.db") if p.is_file())
+        if (root / GO_DB).is_file():  # a project folder of the Go-era OpenCode
+            yield root / GO_DB
         if root.parent.name == "session":  # storage/session/<projectID>/
             patterns = ["*.json"]
         elif root.name == "session":
@@ -106,9 +125,14 @@ class OpenCodeAdapter:
                 if path.name == "storage":
                     messages = (path / "message").is_dir() or (path / "session" / "message").is_dir()
                     return (path / "session").is_dir() and messages
-                return (path / "storage" / "session").is_dir() or any(path.glob("opencode*.db"))
+                return (
+                    (path / "storage" / "session").is_dir()
+                    or any(path.glob("opencode*.db"))
+                    or (path / GO_DB).is_file()
+                )
             if path.suffix == ".db":
-                return is_sqlite(path) and {"session", "message", "part"} <= _tables(path)
+                tables = _tables(path) if is_sqlite(path) else set()
+                return {"session", "message", "part"} <= tables or (path.name == GO_DB.name and GO_TABLES <= tables)
             if path.suffix == ".json" and path.parent.parent.name == "session":
                 with open(path, "rb") as fh:
                     head = fh.read(4096).decode("utf-8", errors="replace")
@@ -386,6 +410,8 @@ class _DbReader:
             with closing(conn):
                 conn.row_factory = sqlite3.Row
                 tables = table_names(conn)
+                if "message" not in tables and GO_TABLES <= tables:
+                    return _GoDbReader(self.path, conn).parse()
                 if "message" not in tables:
                     return ParseResult(errors=[Problem(self.p, "not an OpenCode database: it has no message table")])
                 for session_id, info in self._sessions(conn, tables):
@@ -452,6 +478,149 @@ class _DbReader:
             self.bad_rows[what] += 1
             return None
         return data
+
+
+# --- the Go-era <project>/.opencode/opencode.db ---------------------------------------------------
+
+
+class _GoDbReader:
+    """Sessions of a Go-era database: `sessions` rows, and `messages` rows whose `parts` column is a
+    JSON array of `{type, data}` parts."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self.p = str(path)
+        self.conn = conn
+        self.unknown: Counter[str] = Counter()
+        self.bad_rows = 0
+        # The database sits in <project>/.opencode/: the project folder is where the work happened.
+        self.cwd = str(path.absolute().parent.parent) if path.parent.name == GO_DB.parent.name else None
+
+    def parse(self) -> ParseResult:
+        sessions: list[Session] = []
+        errors: list[Problem] = []
+        found = 0
+        try:
+            rows = {r["id"]: dict(r) for r in self.conn.execute("select * from sessions") if nonempty_str(r["id"])}
+            for (sid,) in self.conn.execute("select distinct session_id from messages"):
+                if nonempty_str(sid) and sid not in rows:
+                    rows[sid] = {"id": sid}
+            for info in sorted(rows.values(), key=lambda i: (_number(i.get("created_at")), i["id"])):
+                messages, models = self._messages(info["id"])
+                found += bool(messages is not None)
+                if messages:
+                    sessions.append(self._session(info, messages, models))
+        except sqlite3.Error as exc:
+            errors.append(Problem(self.p, f"database read failed: {exc}"))
+        if found and not sessions:
+            errors.append(Problem(self.p, no_messages_error(plural(found, "session"))))
+        warnings = [
+            Problem(self.p, f"skipped {plural(n, 'part')} of unknown type {t}") for t, n in self.unknown.items()
+        ]
+        if self.bad_rows:
+            warnings.append(Problem(self.p, f"skipped {plural(self.bad_rows, 'message row')} whose parts are not JSON"))
+        return ParseResult(sessions=sessions, resume=None, warnings=warnings, errors=errors)
+
+    def _messages(self, session_id: str) -> tuple[list[Message] | None, list[str]]:
+        """The session's messages (None when it has no rows) and its models, in order."""
+        out: list[Message] = []
+        models: list[str] = []
+        names: dict[str, str] = {}  # tool call id → tool name, for results that do not repeat it
+        rows = list(
+            self.conn.execute(
+                "select id, role, parts, model, created_at from messages where session_id = ? order by created_at, id",
+                (session_id,),
+            )
+        )
+        for row in rows:
+            try:
+                parts = json.loads(row["parts"]) if isinstance(row["parts"], (str, bytes)) else None
+            except ValueError:
+                parts = None
+            if not isinstance(parts, list):
+                self.bad_rows += 1
+                continue
+            model = nonempty_str(row["model"])
+            if model and model not in models:
+                models.append(model)
+            out += self._parts(row["id"], row["role"], parts, _iso_time(row["created_at"]), names)
+        return (out if rows else None), models
+
+    def _parts(
+        self, message_id: str, role: Any, parts: list[Any], ts: str | None, names: dict[str, str]
+    ) -> list[Message]:
+        out: list[Message] = []
+        texts: list[str] = []
+        for index, wrapper in enumerate(parts):
+            ptype = as_dict(wrapper).get("type")
+            data = as_dict(as_dict(wrapper).get("data"))
+            key = f"{message_id}:{index}"
+            if ptype == "text" and isinstance(data.get("text"), str):
+                texts.append(data["text"])
+            elif ptype in ("image_url", "binary"):
+                texts.append("[image]" if ptype == "image_url" else "[file]")  # never the bytes
+            elif ptype == "tool_call":
+                name = nonempty_str(data.get("name")) or "tool"
+                call_id = nonempty_str(data.get("id"))
+                names.update({call_id: name} if call_id else {})
+                tool_input = maybe_json(data.get("input"))
+                tool_input = tool_input if isinstance(tool_input, dict) else {"input": tool_input}
+                text = tool_call_text(name, tool_input, input_summary(tool_input, SUMMARY_KEYS))
+                out.append(
+                    Message(
+                        "assistant",
+                        text,
+                        "tool_call",
+                        f"{message_id}:{call_id or index}",
+                        ts,
+                        tool_name=name,
+                        tool_input=tool_input,
+                        files=input_paths(tool_input, FILE_KEYS),
+                    )
+                )
+            elif ptype == "tool_result":
+                call_id = nonempty_str(data.get("tool_call_id"))
+                name = nonempty_str(data.get("name")) or (names.get(call_id) if call_id else None)
+                content = data.get("content")
+                text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False, default=str)
+                text = ("[error] " if data.get("is_error") is True else "") + without_inline_images(text)[:OUTPUT_MAX]
+                out.append(
+                    Message("tool", text, "tool_result", f"result:{call_id}" if call_id else key, ts, tool_name=name)
+                )
+            elif not isinstance(ptype, str) or ptype not in GO_SKIPPED_PARTS:
+                self.unknown[repr(ptype)[:60]] += 1
+        text = "\n\n".join(t for t in texts if t.strip())
+        if not text.strip():
+            return out
+        if role == "assistant":
+            return [Message("assistant", text, "response", message_id, ts), *out]
+        if role == "user":
+            prompt, injected = join_parts(classify_user_text(text, INJECTED_PREFIXES))
+            head = [Message("user", prompt, "prompt", message_id, ts)] if prompt else []
+            if injected:
+                head.append(
+                    Message("user", injected, "injected_context", f"{message_id}:ctx" if prompt else message_id, ts)
+                )
+            return [*head, *out]
+        return out  # a system row: OpenCode's own text, not conversation
+
+    def _session(self, info: dict[str, Any], messages: list[Message], models: list[str]) -> Session:
+        stamps = [m.timestamp for m in messages if m.timestamp]
+        started = min(filter(None, [_iso_time(info.get("created_at")), *stamps]), default=None)
+        ended = max(filter(None, [_iso_time(info.get("updated_at")), *stamps]), default=None)
+        return Session(
+            agent=AGENT,
+            native_id=info["id"],
+            messages=tuple(messages),
+            cwd=self.cwd,
+            title=nonempty_str(info.get("title")),
+            started_at=started,
+            ended_at=ended,
+            models=tuple(models),
+            source_paths=(self.p,),
+            parent_native_id=nonempty_str(info.get("parent_session_id")),
+            extra={"format": "opencode-go"},
+        )
 
 
 # --- the storage/ JSON tree ----------------------------------------------------------------------

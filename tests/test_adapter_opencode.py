@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from adapter_helpers import by_id, errors_of, kinds
-from conftest import SHARED_FIXTURES
+from conftest import SHARED_FIXTURES, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -515,3 +516,84 @@ def test_odd_rows_and_files_never_raise(tmp_path: Path, info: Any, messages: lis
             pfolder.mkdir(parents=True, exist_ok=True)
             (pfolder / f"prt_{j}.json").write_text(json.dumps(p))
     assert isinstance(ADAPTER.parse(sfile), ParseResult)
+
+
+# --- the Go-era OpenCode: <project>/.opencode/opencode.db -------------------------------------------
+
+GO_SQL = Path(__file__).parent / "fixtures" / "opencode" / "go" / "opencode.db.sql"
+GO_MAIN = "6f1d2c3b-8a9e-4f7d-b6c5-1e2d3c4b5a69"
+GO_CHILD = "0b9e8d7c-6f5a-4e3d-9c2b-1a0f9e8d7c6b"
+
+
+def go_project(folder: Path) -> Path:
+    """A project folder holding a Go-era database built from the SQL fixture; returns the database."""
+    db = folder / ".opencode" / "opencode.db"
+    db.parent.mkdir(parents=True)
+    with sqlite3.connect(db) as conn:
+        conn.executescript(GO_SQL.read_text())
+    return db
+
+
+def test_go_era_database(tmp_path: Path) -> None:
+    db = go_project(tmp_path / "shop")
+    result = ADAPTER.parse(db)
+    assert (result.errors, result.warnings) == ([], [])
+    sessions = by_id(result)
+    assert set(sessions) == {GO_MAIN, GO_CHILD}  # the third session has no messages
+    main = sessions[GO_MAIN]
+    # u: prompt; a: reasoning (dropped) + text + grep call; tool: result; a: bash call; tool: failed
+    # result; a: text
+    assert kinds(main) == {"prompt": 1, "response": 2, "tool_call": 2, "tool_result": 2}
+    assert (main.title, main.cwd, main.models) == (
+        "Flaky payment webhook test",
+        str(tmp_path / "shop"),
+        ("claude-3.7-sonnet",),
+    )
+    assert (main.started_at, main.ended_at) == ("2025-04-25T16:56:40.000Z", "2025-04-25T16:57:40.000Z")
+    grep, bash = (m for m in main.messages if m.kind == "tool_call")
+    assert (grep.tool_name, grep.action, grep.tool_input["pattern"]) == ("grep", "search", "def handle_webhook\\(")
+    assert (bash.action, bash.tool_input["command"]) == ("shell", "pytest payments/tests/test_webhooks.py -x")
+    results = [m for m in main.messages if m.kind == "tool_result"]
+    assert [r.tool_name for r in results] == ["grep", "bash"] and results[1].text.startswith("[error] FAILED")
+    assert not any("timing issue" in m.text for m in main.messages)  # reasoning is not stored
+    assert sessions[GO_CHILD].parent_native_id == GO_MAIN
+
+
+def git_project(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    return folder
+
+
+def test_go_era_database_in_a_project_folder_given_as_path(runner, tmp_path: Path) -> None:
+    project = git_project(tmp_path / "shop")
+    db = go_project(project)
+    assert ADAPTER.detect(project) and ADAPTER.detect(db)
+    assert list(ADAPTER.discover(project)) == [db]
+    out = invoke_json(runner, "ingest", "--path", str(project))  # no --agent: detected
+    assert (out["sessions_found"], out["errors"]) == (2, [])
+    assert invoke_json(runner, "search", "time.monotonic wall clock")[0]["native_id"] == GO_MAIN
+
+
+def test_go_era_database_of_a_known_project_is_found_by_a_plain_ingest(
+    runner, tmp_path: Path, isolated_env: Path
+) -> None:
+    # As for Aider: a plain `ingest` looks at the root of every project a stored session ran in.
+    project = git_project(tmp_path / "shop")
+    go_project(project)
+    line = {
+        "type": "user",
+        "uuid": "u1",
+        "sessionId": "s-known",
+        "cwd": str(project),
+        "timestamp": "2025-04-26T10:00:00Z",
+        "message": {"role": "user", "content": "list the payment providers"},
+    }
+    claude = isolated_env / ".claude" / "projects" / "-shop"
+    claude.mkdir(parents=True)
+    (claude / "s-known.jsonl").write_text(json.dumps(line) + "\n")
+    invoke_json(runner, "ingest")  # learns the project from the Claude session
+    assert invoke_json(runner, "sessions", "--agent", "opencode") == []
+    invoke_json(runner, "ingest")
+    rows = invoke_json(runner, "sessions", "--agent", "opencode")
+    assert sorted(r["native_id"] for r in rows) == sorted([GO_MAIN, GO_CHILD])
