@@ -356,7 +356,7 @@ def knowledge(
 
 @cli.command()
 @click.argument("ident", metavar="ID")
-@click.option("--full", is_flag=True, help="Show tool output and injected context in full.")
+@click.option("--full", is_flag=True, help="Show tool output, tool input and injected context in full.")
 @click.option("json_", "--json", is_flag=True, help="Print the session and its messages as JSON.")
 @click.pass_context
 def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
@@ -420,7 +420,9 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
         click.echo()
         for line in digest["summary"]:
             click.echo(f"  {line}")
-    files = digest.get("entities", {}).get("files", [])
+    from smriti.team.share import call_details, call_summary, display_files
+
+    files = display_files(list(digest.get("entities", {}).get("files", [])), session.cwd)
     if files:
         click.echo(f"  files: {', '.join(files[:10])}" + (" …" if len(files) > 10 else ""))
     click.echo()
@@ -432,7 +434,11 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
         )
         click.echo(click.style(f"[{m.seq}] {label}", fg="cyan") + (f"  {m.timestamp}" if m.timestamp else ""))
         text = m.text
-        if not full and m.kind in ("tool_result", "injected_context") and len(text) > 400:
+        if m.kind == "tool_call":  # what the call was about, from its input; --full adds the whole input
+            text = call_summary(m.tool_name, m.tool_input, m.action, m.text)
+            if full:
+                text = "\n".join([text, *(f"  {line}" for d in call_details(m.tool_input) for line in d.splitlines())])
+        elif not full and m.kind in ("tool_result", "injected_context") and len(text) > 400:
             text = text[:400] + f"… [{len(m.text) - 400} more characters; --full shows all]"
         click.echo(text)
         click.echo()

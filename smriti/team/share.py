@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import fcntl
 import hashlib
+import json
 import os
 import re
 import tempfile
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from rapidfuzz import fuzz, process
 
@@ -62,6 +64,114 @@ def _one_line(text: str, limit: int = 160) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+# --- how a transcript shows tool calls and files (shared files and `smriti show`) ----------------
+
+# The input keys that say what a call was about, per action, in order; the first one set leads.
+_SUBJECT_KEYS: dict[str, tuple[str, ...]] = {
+    "shell": ("command", "cmd", "args"),
+    "search": ("pattern", "query", "regex", "glob", "search_term", "q", "name"),
+    "read": ("file_path", "path", "filePath", "target_file", "absolute_path", "notebook_path", "file", "url", "args"),
+    "edit": ("file_path", "path", "filePath", "target_file", "TargetFile", "notebook_path", "file", "args"),
+    "write": ("file_path", "path", "filePath", "target_file", "TargetFile", "file", "args"),
+    "fetch": ("url", "query", "q", "args"),
+    "task": ("description", "prompt", "task", "subagent_type"),
+}
+_ANY_SUBJECT = ("command", "file_path", "path", "pattern", "query", "url", "description", "prompt", "name", "args")
+# Where a search looked: shown after its pattern ("Grep: ConnectionPool\( in src").
+_WHERE_KEYS = (
+    "path",
+    "include",
+    "glob",
+    "search_path",
+    "search_directory",
+    "directory",
+    "dir_path",
+    "target_directories",
+)
+SUMMARY_CHARS = 300
+
+
+def _scalar(value: Any) -> str | None:
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return " ".join(value)  # an argv list (["bash", "-lc", "make"]) or several paths
+    return None
+
+
+def call_summary(name: str | None, tool_input: Any, action: str | None, fallback: str = "") -> str:
+    r"""A tool call as one readable line: its name and what it was about, e.g. `Grep: ConnectionPool\(
+    in src`, `Glob: **/*.py`, `Bash: pytest -q`. The agent's own line (`fallback`) when the input
+    says nothing more. Never cut here: callers redact first, then cut."""
+    label = name or "tool"
+    if not isinstance(tool_input, dict) or not tool_input:
+        return fallback or label
+    own = _SUBJECT_KEYS.get(action or "", ())
+    found = next(((k, v) for k in own + _ANY_SUBJECT if (v := _scalar(tool_input.get(k))) is not None), None)
+    if found is None:
+        return fallback or f"{label}: " + ", ".join(
+            f"{k}={v}" for k, v in tool_input.items() if isinstance(v, (str, int, float, bool)) and str(v).strip()
+        )
+    key, subject = found[0], _local(found[1])
+    if action == "search" and key in own:  # a pattern: say where it was looked for
+        where = next((w for k in _WHERE_KEYS if (w := _scalar(tool_input.get(k))) is not None), None)
+        if where is not None and _local(where) != subject:
+            subject = f"{subject} in {_local(where)}"
+    # one line: a multi-line command or prompt shows its first line
+    first = subject.splitlines()[0] + " …" if "\n" in subject.strip() else subject
+    return f"{label}: {' '.join(first.split())}"
+
+
+def _local(value: str) -> str:
+    """A `file://` URL as the path it names (`file:///w/my%20app` → `/w/my app`); else as is."""
+    if value.startswith("file://~"):  # not a real URL, but agents write it
+        return unquote(value.removeprefix("file://"))
+    if value.startswith("file://"):
+        path = unquote(urlparse(value).path) or value
+        return path[1:] if re.match(r"^/[A-Za-z]:/", path) else path  # file:///C:/x on Windows
+    return value
+
+
+def call_details(tool_input: Any) -> list[str]:
+    """A call's whole input, one field a line, long and multi-line text (an edit's new content, a
+    patch) under its key: what `smriti show --full` prints below the call's line."""
+    if not isinstance(tool_input, dict):
+        return [] if tool_input in (None, "") else [str(tool_input)]
+    lines: list[str] = []
+    for key, value in tool_input.items():
+        if isinstance(value, str) and ("\n" in value or len(value) > 100):
+            lines += [f"{key}:", value.rstrip("\n")]
+        elif isinstance(value, (str, int, float, bool)) or value is None:
+            lines.append(f"{key}: {value}")
+        else:
+            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False, default=str)}")
+    return lines
+
+
+_HOME_RE = re.compile(r"^(/Users/[^/]+|/home/[^/]+|[A-Za-z]:[/\\]Users[/\\][^/\\]+)")
+
+
+def display_files(files: list[str], cwd: str | None, root: str | None = None) -> list[str]:
+    """Files as a reader wants them, each once: `file://` URLs as paths, `~` as the session's home (when
+    its cwd is under one), and paths inside the project (else the cwd) relative to it. So
+    `file:///w/app/x.md`, `~/w/app/x.md` (cwd /home/me/w/app) and `x.md` are one file."""
+    home = _HOME_RE.match(cwd or "")
+    bases = [b.rstrip("/") + "/" for b in (root, cwd) if b]
+    out: list[str] = []
+    for f in files:
+        f = _local(f)
+        if f.startswith("~/") and home:
+            f = home.group(1) + f[1:]
+        for base in bases:
+            if f.startswith(base):
+                f = f[len(base) :]
+                break
+        f = f.removeprefix("./")
+        if f and f not in out:
+            out.append(f)
+    return out
+
+
 def render_body(title: str, summary: list[str], files: list[str], messages: list[MessageRow], transcript: str) -> str:
     parts = [f"# {title}", ""]
     if summary:
@@ -73,14 +183,22 @@ def render_body(title: str, summary: list[str], files: list[str], messages: list
         for m in messages:
             if m.sidechain or m.kind == "injected_context":
                 continue
-            if m.kind in ("prompt", "response", "summary"):
+            if m.kind == "summary":
+                # A compaction summary is background the agent wrote for itself, not a turn of the
+                # conversation: marked as such, and quoted so it never reads as an answer.
+                text = m.text.strip()
+                if transcript == "condensed" and len(text) > MAX_MESSAGE_CHARS:
+                    text = text[:MAX_MESSAGE_CHARS] + f"… [{len(m.text) - MAX_MESSAGE_CHARS} more characters]"
+                parts += ["> **summary of the earlier conversation** (written by the agent when it compacted):", ">"]
+                parts += [f"> {line}".rstrip() for line in text.splitlines()] + [""]
+            elif m.kind in ("prompt", "response"):
                 who = "user" if m.role == "user" else "assistant"
                 text = m.text.strip()
                 if transcript == "condensed" and len(text) > MAX_MESSAGE_CHARS:
                     text = text[:MAX_MESSAGE_CHARS] + f"… [{len(m.text) - MAX_MESSAGE_CHARS} more characters]"
                 parts += [f"**{who}**: {text}", ""]
             elif m.kind == "tool_call":
-                parts += [f"> tool: {_one_line(m.text)}", ""]
+                parts += [f"> tool: {_one_line(m.text, SUMMARY_CHARS)}", ""]
             elif m.kind == "tool_result":
                 lines = m.text.count("\n") + 1 if m.text.strip() else 0
                 if transcript == "full":
@@ -100,16 +218,7 @@ def render_body(title: str, summary: list[str], files: list[str], messages: list
 
 def _relative_files(files: list[str], session: SessionRow) -> list[str]:
     proj = projects.resolve(session.cwd) if session.cwd else None
-    bases = [b.rstrip("/") + "/" for b in (proj.root if proj else None, session.cwd) if b]
-    out = []
-    for f in files:
-        for base in bases:
-            if f.startswith(base):
-                f = f[len(base) :]
-                break
-        if f not in out:
-            out.append(f)
-    return out
+    return display_files(files, session.cwd, proj.root if proj else None)
 
 
 def existing_items(repo: Path) -> dict[str, Path]:
@@ -349,6 +458,8 @@ def _share_one(
     # characters) is no longer recognisable, and half a key is still a leak.
     messages, touched_any = [], False
     for m in store.messages(session.rowid):
+        if m.kind == "tool_call":  # its line from its input, whole, so it is redacted before any cut
+            m = replace(m, text=call_summary(m.tool_name, m.tool_input, m.action, m.text))
         if m.kind in _REDACTED_KINDS or (m.kind == "tool_result" and transcript == "full"):
             text, hit = red(m.text, f"message {m.seq}")
             if hit:
