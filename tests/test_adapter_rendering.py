@@ -6,6 +6,7 @@ real CLI, over fixtures of the agents' real shapes."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -95,3 +96,40 @@ def test_shared_file_keeps_tool_arguments_and_marks_the_compaction_summary(runne
     files = body[body.index("## Files") : body.index("## Conversation")]
     assert files.count("src/db/pool.py") == 1 and str(repo) not in files
     assert json.loads(json.dumps(out))["skipped"] == []
+
+
+# --- dates ---------------------------------------------------------------------------------------
+
+AIDER_TRUNCATED = FIXTURES / "aider" / "truncated-top.aider.chat.history.md"
+
+
+def test_sessions_without_times_sort_last_in_newest_first(runner, tmp_path: Path) -> None:
+    # The truncated history: lines above its first header form a session with no time at all,
+    # then a run from 2024-05-10. Ingested now, the timeless one must not pass for the newest.
+    project = tmp_path / "calc"
+    project.mkdir()
+    (project / ".aider.chat.history.md").write_bytes(AIDER_TRUNCATED.read_bytes())
+    invoke_json(runner, "ingest", "--agent", "aider", "--path", str(project))
+    rows = invoke_json(runner, "sessions")
+    assert [r["started_at"] is None for r in rows] == [False, True]
+    assert rows[0]["started_at"].startswith("2024-05-10")
+
+
+def test_knowledge_file_is_named_after_the_session_date(runner, tmp_path: Path) -> None:
+    # Windsurf's lines carry no times: the session's date is when Cascade last wrote the file.
+    repo = tmp_path / "api"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    invoke(runner, "init", "--repo", str(repo))
+    [source] = sorted(WINDSURF.glob("*.jsonl"))
+    copy = tmp_path / "transcripts" / source.name
+    copy.parent.mkdir()
+    copy.write_text(source.read_text().replace("/home/dev/my%20app", str(repo)).replace("/home/dev/my app", str(repo)))
+    when = 1741089600  # 2025-03-04T12:00:00Z
+    os.utime(copy, (when, when))
+    invoke_json(runner, "ingest", "--agent", "windsurf", "--path", str(copy.parent))
+    [row] = invoke_json(runner, "sessions")
+    assert (row["started_at"], row["ended_at"][:10]) == (None, "2025-03-04")
+    out = invoke_json(runner, "share", "--repo", str(repo), "--session", row["native_id"])
+    [written] = out["written"]
+    assert Path(written).name.startswith("2025-03-04-")

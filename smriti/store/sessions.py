@@ -272,7 +272,9 @@ class SessionsMixin(StoreConnection):
         sql = f"select {_SESSION_COLS} from sessions"
         if where:
             sql += " where " + " and ".join(where)
-        sql += " order by coalesce(ended_at, started_at, ingested_at) desc, id desc limit ?"
+        # Newest first by the session's own times; a session that has none sorts last, not as
+        # new as the moment it was ingested.
+        sql += " order by coalesce(ended_at, started_at) is null, coalesce(ended_at, started_at) desc, id desc limit ?"
         args.append(limit)
         return [_session_row(r) for r in self.conn.execute(sql, args)]
 

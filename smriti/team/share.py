@@ -501,7 +501,9 @@ def _share_one(
         title=title,
         category=category,
         body=body,
-        created=existing.created if existing else (session.started_at or stamp),
+        # The session's own date names the file: when it started, else when it was last written to
+        # (an agent that records no times); the day of sharing only for a session with neither.
+        created=existing.created if existing else (session.started_at or session.ended_at or stamp),
         shared=existing.shared if existing and existing.shared else stamp,
         agent=session.agent,
         session=session.native_id,
