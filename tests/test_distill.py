@@ -103,6 +103,8 @@ def injected(text: str) -> Message:
         ("chmod +x ~/repos/*.sh", "chmod +x ~/repos/*.sh"),
         ("ls -la", "ls -la"),
         ("add src/x.py to the list", "Add src/x.py to the list"),
+        # a slash command with its arguments is the request, whatever follows it
+        ("/review the retry logic in http/client.py\n\nIs it safe?", "/review the retry logic in http/client.py"),
         # a vague request borrows the sentence that says what it is about
         (
             "can you review PR #412? it adds retries to our http client",

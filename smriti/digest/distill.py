@@ -201,6 +201,7 @@ def _first_word(s: str) -> str:
     return m.group(0).lower() if m else ""
 
 
+_SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*\s+\S")
 _ANAPHORA = frozenset({"it", "this", "that", "them", "these", "those", "one"})
 _TITLE_STOP = frozenset(
     "a an the and or but to of in on at for with by from as is are was be it its this that these those them "
@@ -223,8 +224,9 @@ def _request_sentence(text: str) -> str | None:
     sentences = [s for s in _sentences(_prose_lines(text)) if any(ch.isalpha() for ch in s)]
     if not sentences:
         return None
-    chosen = None
-    for s in sentences:
+    # A slash command with its arguments ("/review the auth module") is the request as typed.
+    chosen = sentences[0] if _SLASH_COMMAND.match(sentences[0]) else None
+    for s in sentences if chosen is None else ():
         if _REQUEST_START.match(s) or _first_word(s) in _IMPERATIVE:
             chosen = s
             break
