@@ -31,8 +31,10 @@ def main() -> None:
     registry = load_registry()
     data = Path(tempfile.mkdtemp(prefix="smriti-digests-"))
     store, index = Store(data / "smriti.db"), Index(data / "index")
-    print("| agent | session | title | category | first summary line |")
-    print("|---|---|---|---|---|")
+    # The first prompt beside the title: a reader sees at once whether an "Untitled session" is a
+    # fault or a fixture with nothing to go on (redacted or trimmed text, no prompt at all).
+    print("| agent | session | title | first prompt | category | first summary line |")
+    print("|---|---|---|---|---|---|")
     for name in registry.names:
         paths = sources(registry.get(name), shared_only=True)
         if not paths:
@@ -41,7 +43,11 @@ def main() -> None:
         for row in sorted(store.list_sessions(agent=name, limit=100_000), key=lambda r: r.native_id):
             digest = store.get_digest(row.rowid) or {}
             first = (digest.get("summary") or [""])[0]
-            print(f"| {name} | {cell(row.native_id, 40)} | {cell(row.title)} | {row.category} | {cell(first)} |")
+            prompt = next((m.text for m in store.messages(row.rowid) if m.kind == "prompt"), "(no prompt)")
+            print(
+                f"| {name} | {cell(row.native_id, 40)} | {cell(row.title)} | {cell(prompt, 60)} | {row.category} "
+                f"| {cell(first)} |"
+            )
 
 
 if __name__ == "__main__":
