@@ -621,7 +621,8 @@ class _LegacyParser:
         etype = entry.get("type")
         ts = iso_utc(entry.get("timestamp"))
         key = f"{self.sid}:{nonempty_str(entry.get('id')) or f'i{index}'}"
-        text = entry.get("text") if isinstance(entry.get("text"), str) else ""
+        raw_text = entry.get("text")
+        text: str = raw_text if isinstance(raw_text, str) else ""
         if etype == "user":
             self._user(text, key, ts)
         elif etype == "copilot":
@@ -634,11 +635,11 @@ class _LegacyParser:
             if etype == "tool_call_completed":
                 result = entry.get("result")
                 output = as_dict(result).get("log") if isinstance(result, dict) else result
-                text = output if isinstance(output, str) else compact_json(output) if output is not None else ""
+                out = output if isinstance(output, str) else compact_json(output) if output is not None else ""
                 if as_dict(result).get("type") in FAILED_RESULT_TYPES:
-                    text = "[error] " + text
+                    out = "[error] " + out
                 result_key = f"{self.sid}:result:{call_id}" if call_id else f"{key}:result"
-                self._add(Message("tool", text[:OUTPUT_MAX], "tool_result", result_key, ts, tool_name=name))
+                self._add(Message("tool", out[:OUTPUT_MAX], "tool_result", result_key, ts, tool_name=name))
         elif etype == "info":
             if text.strip():  # "Operation cancelled by user": the CLI's note, not conversation
                 self._add(Message("system", text, "injected_context", key, ts))
