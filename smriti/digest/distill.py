@@ -395,7 +395,7 @@ def summary(messages: Iterable[Message] | Session) -> list[str]:
     goal = _first_request(msgs)
     if goal:
         g = _TRAILING.sub("", _POLITE.sub("", goal, count=1)).strip() or goal
-        lines.append(_line("Goal: ", g[:1].upper() + g[1:]))
+        lines.append(_line("Goal: ", g if _COMMAND_LINE.match(g) else g[:1].upper() + g[1:]))
 
     candidates: list[_Candidate] = []
     for order, role, text in _summary_texts(msgs):
