@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
 from smriti.adapters._jsonl import JsonlRead, json_type_name
-from smriti.models import Message, ParseResult, Problem, Session
+from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 Part = tuple[str, str]  # (message kind, text): "prompt" or "injected_context"
 
@@ -149,11 +149,21 @@ def input_summary(tool_input: Any, keys: Sequence[str] = SUMMARY_KEYS) -> str | 
     return next((tool_input[k] for k in keys if nonempty_str(tool_input.get(k))), None)
 
 
+# What a search looked for: a search call's text leads with it ("Grep: ConnectionPool\( in src"), not
+# with only where it looked ("Grep: src"), whichever key the adapter's summary picked.
+SEARCH_TERM_KEYS = ("pattern", "query", "regex", "search_term", "q")
+
+
 def tool_call_text(name: str | None, tool_input: Any, summary: str | None) -> str:
     """A tool call's one-line text, "<name>: <summary>" cut to SUMMARY_MAX characters.
 
-    Without a summary the input itself stands in, as compact JSON; an unnamed tool is "tool".
+    Without a summary the input itself stands in, as compact JSON; an unnamed tool is "tool". A
+    search names its pattern first, then where it looked.
     """
+    if summary is not None and isinstance(tool_input, dict) and tool_action(name, tool_input) == "search":
+        term = next((tool_input[k].strip() for k in SEARCH_TERM_KEYS if nonempty_str(tool_input.get(k))), None)
+        if term and term != summary.strip():
+            summary = f"{term} in {summary}"
     return f"{name or 'tool'}: {(compact_json(tool_input) if summary is None else summary)[:SUMMARY_MAX]}"
 
 

@@ -130,7 +130,7 @@ def test_v1_session_with_subagent_compaction_and_resume() -> None:
     assert results["bash"] == "[error] pytest: command not found"
     # A call announced only by tool.execution_start (inside the sub-agent) is still a call.
     grep = next(m for m in session.messages if m.tool_name == "grep" and m.kind == "tool_call")
-    assert grep.sidechain and grep.text == "grep: /home/dev/shop"
+    assert grep.sidechain and grep.text == r"grep: validate\( in /home/dev/shop"
     assert [m.sidechain for m in session.messages].count(True) == 3
     assert texts(session, "summary") == ["The user asked for expired-coupon validation; validate() now checks expiry."]
     assert "Need to read coupons.py" not in "".join(m.text for m in session.messages)  # reasoning

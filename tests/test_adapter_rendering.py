@@ -62,9 +62,12 @@ def test_show_keeps_tool_arguments_and_lists_files_once(runner, tmp_path: Path) 
     assert r"Grep: ConnectionPool\( in src" in text and "Glob: **/test_pool*.py" in text
     files_line = next(line for line in text.splitlines() if line.strip().startswith("files:"))
     assert files_line.count("src/db/pool.py") == 1 and str(project) not in files_line
-    # the stored text is unchanged: --json is the data, not the rendering
+    # stored (and searchable) the same way, the pattern first
     shown = invoke_json(runner, "show", RENDERING_SID)
-    assert [m["text"] for m in shown["messages_list"] if m["kind"] == "tool_call"][0] == "Grep: src"
+    assert [m["text"] for m in shown["messages_list"] if m["kind"] == "tool_call"][
+        0
+    ] == r"Grep: ConnectionPool\( in src"
+    assert invoke_json(runner, "search", "ConnectionPool")[0]["native_id"] == RENDERING_SID
 
 
 def test_show_full_prints_the_input_of_an_edit(runner) -> None:
