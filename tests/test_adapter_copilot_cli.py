@@ -373,3 +373,37 @@ def test_pre_1_0_damaged_file_is_one_clear_error(tmp_path: Path) -> None:
     assert result.sessions == [] and [p.error for p in result.errors] == [
         "malformed JSON (Expecting value at line 1); it may be mid-write"
     ]
+
+
+legacy_entry = st.fixed_dictionaries(
+    {"type": st.sampled_from(["user", "copilot", "tool_call_requested", "tool_call_completed", "info", "x"]) | value},
+    optional={
+        "id": value,
+        "timestamp": value,
+        "text": value,
+        "callId": value,
+        "name": value,
+        "arguments": value,
+        "result": value,
+    },
+)
+chat_message = st.fixed_dictionaries(
+    {"role": st.sampled_from(["user", "assistant", "tool", "system"]) | value},
+    optional={"content": value, "tool_calls": value, "tool_call_id": value},
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    timeline=st.lists(legacy_entry | value, max_size=6) | value,
+    chat=st.lists(chat_message | value, max_size=6) | value,
+    sid=value,
+)
+def test_pre_1_0_garbage_never_raises(tmp_path: Path, timeline: object, chat: object, sid: object) -> None:
+    path = tmp_path / "history-session-state" / "session_x.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps({"sessionId": sid, "startTime": sid, "timeline": timeline, "chatMessages": chat}))
+    result = ADAPTER.parse(path)
+    assert isinstance(result, ParseResult) and not (result.sessions and result.errors)
+    for session in result.sessions:
+        assert len({m.key for m in session.messages}) == len(session.messages)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from smriti.adapters import Adapter
 from smriti.adapters.opencode import OpenCodeAdapter
-from smriti.models import Message, ParseResult
+from smriti.models import Message, ParseResult, Problem
 
 SHARED = SHARED_FIXTURES / "opencode"
 OWN = Path(__file__).parent / "fixtures" / "opencode" / "storage"
@@ -597,3 +597,25 @@ def test_go_era_database_of_a_known_project_is_found_by_a_plain_ingest(
     invoke_json(runner, "ingest")
     rows = invoke_json(runner, "sessions", "--agent", "opencode")
     assert sorted(r["native_id"] for r in rows) == sorted([GO_MAIN, GO_CHILD])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(json_values, max_size=4), role=json_values, created=json_values)
+def test_odd_go_era_rows_never_raise(tmp_path: Path, parts: list[Any], role: Any, created: Any) -> None:
+    db = tmp_path / ".opencode" / "opencode.db"
+    if db.exists():
+        db.unlink()
+    db.parent.mkdir(exist_ok=True)
+    with sqlite3.connect(db) as conn:
+        conn.execute("create table sessions (id text primary key, title text, created_at, updated_at)")
+        conn.execute("create table messages (id text, session_id text, role, parts, model, created_at)")
+        conn.execute("insert into sessions values ('s', 't', 0, 0)")
+        conn.execute(
+            "insert into messages values ('m1', 's', ?, ?, null, ?)",
+            (json.dumps(role), json.dumps(parts), json.dumps(created)),
+        )
+        conn.execute("insert into messages values ('m2', 's', 'user', ?, null, 1)", (json.dumps(parts),))
+        conn.execute("insert into messages values ('m3', 's', 'assistant', 'not json', null, 2)")
+    result = ADAPTER.parse(db)
+    assert isinstance(result, ParseResult)
+    assert all(isinstance(p, Problem) for p in [*result.warnings, *result.errors])
