@@ -593,6 +593,9 @@ class _Conversation:
         name = (self.tool_names.get(tool_id) if tool_id else None) or nonempty_str(block.get("toolName"))
         raw = block.get("content") if "content" in block else block.get("output")
         text = _result_text(raw)
+        header = RESULT_HEADER_RE.match(text.lstrip())
+        if header:  # the header some versions also put inside a tool_result block: the call says it
+            text = text.lstrip()[header.end() :]
         error = block.get("is_error") is True or as_dict(raw).get("type") == "error-text"
         key = f"{self.native_id}:result:{tool_id}" if tool_id else fallback
         typed = _typed(text)

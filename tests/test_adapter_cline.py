@@ -529,3 +529,35 @@ def test_garbage_never_raises(api: object, ui: object, history: object) -> None:
         (sdk / "agent.messages.json").write_text(json.dumps(history))
         ClineAdapter().parse(sdk / "s1.messages.json")
         ClineAdapter().parse(sdk / "agent.messages.json")
+
+
+def test_result_header_inside_a_tool_result_block_is_not_output(tmp_path: Path) -> None:
+    task = tmp_path / "tasks" / "1764100000000"
+    task.mkdir(parents=True)
+    api = [
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "<task>\nlist the scripts\n</task>"}],
+            "ts": 1764100000001,
+        },
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "toolu_ls", "name": "list_files", "input": {"path": "scripts"}}],
+            "ts": 1764100000002,
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_ls",
+                    "content": [{"type": "text", "text": "[list_files for 'scripts'] Result:\nbuild.sh\ndeploy.sh"}],
+                }
+            ],
+            "ts": 1764100000003,
+        },
+    ]
+    (task / "api_conversation_history.json").write_text(json.dumps(api))
+    [session] = ClineAdapter().parse(task / "api_conversation_history.json").sessions
+    [result] = [m for m in session.messages if m.kind == "tool_result"]
+    assert (result.tool_name, result.text) == ("list_files", "build.sh\ndeploy.sh")
