@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from adapter_helpers import kinds, merged, only, problems, texts
-from conftest import SHARED_FIXTURES
+from conftest import SHARED_FIXTURES, invoke_json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -416,3 +416,14 @@ def test_automatic_continue_turn_is_not_a_prompt() -> None:
         ("injected_context", "System: Please continue."),
     ]
     assert not next(m for m in session.messages if m.text == "System: Please continue.").indexed
+
+
+def test_automatic_continue_turn_through_the_cli(runner, tmp_path: Path) -> None:
+    chats = tmp_path / ".gemini" / "tmp" / "3f1c0a9e" / "chats"
+    chats.mkdir(parents=True)
+    shutil.copy(AUTO_CONTINUE, chats / AUTO_CONTINUE.name)
+    out = invoke_json(runner, "ingest", "--agent", "gemini", "--path", str(chats))
+    assert (out["sessions_found"], out["errors"]) == (1, [])
+    [row] = invoke_json(runner, "sessions")
+    assert row["title"].lower().startswith("rename the retries flag")
+    assert invoke_json(runner, "search", "please continue") == []  # context is stored, never indexed
