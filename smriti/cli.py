@@ -435,7 +435,7 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
         click.echo(click.style(f"[{m.seq}] {label}", fg="cyan") + (f"  {m.timestamp}" if m.timestamp else ""))
         text = m.text
         if m.kind == "tool_call":  # what the call was about, from its input; --full adds the whole input
-            text = call_summary(m.tool_name, m.tool_input, m.action, m.text)
+            text = call_summary(m.tool_name, m.tool_input, m.action, m.text, typed=m.role == "user")
             if full:
                 text = "\n".join([text, *(f"  {line}" for d in call_details(m.tool_input) for line in d.splitlines())])
         elif not full and m.kind in ("tool_result", "injected_context") and len(text) > 400:

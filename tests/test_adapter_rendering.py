@@ -37,6 +37,8 @@ def test_call_summary_names_what_each_call_was_about() -> None:
     assert call_summary("Task", {"description": "find todos", "prompt": "…"}, "task") == "Task: find todos"
     assert call_summary("mcp__x", {}, "other", "mcp__x: {}") == "mcp__x: {}"  # nothing more to say
     assert call_summary("lookup", {"id": 7, "deep": True}, "other") == "lookup: id=7, deep=True"
+    # a command the person typed (Aider's `/run`) reads as typed
+    assert call_summary("/run", {"command": "make"}, "shell", "/run make", typed=True) == "/run make"
 
 
 def test_call_details_put_long_text_under_its_key() -> None:

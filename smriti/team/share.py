@@ -99,11 +99,16 @@ def _scalar(value: Any) -> str | None:
     return None
 
 
-def call_summary(name: str | None, tool_input: Any, action: str | None, fallback: str = "") -> str:
+def call_summary(
+    name: str | None, tool_input: Any, action: str | None, fallback: str = "", *, typed: bool = False
+) -> str:
     r"""A tool call as one readable line: its name and what it was about, e.g. `Grep: ConnectionPool\(
     in src`, `Glob: **/*.py`, `Bash: pytest -q`. The agent's own line (`fallback`) when the input
-    says nothing more. Never cut here: callers redact first, then cut."""
+    says nothing more, or when the person `typed` the call (Aider's `/run make`: shown as typed).
+    Never cut here: callers redact first, then cut."""
     label = name or "tool"
+    if typed and fallback:
+        return fallback
     if not isinstance(tool_input, dict) or not tool_input:
         return fallback or label
     own = _SUBJECT_KEYS.get(action or "", ())
@@ -459,7 +464,7 @@ def _share_one(
     messages, touched_any = [], False
     for m in store.messages(session.rowid):
         if m.kind == "tool_call":  # its line from its input, whole, so it is redacted before any cut
-            m = replace(m, text=call_summary(m.tool_name, m.tool_input, m.action, m.text))
+            m = replace(m, text=call_summary(m.tool_name, m.tool_input, m.action, m.text, typed=m.role == "user"))
         if m.kind in _REDACTED_KINDS or (m.kind == "tool_result" and transcript == "full"):
             text, hit = red(m.text, f"message {m.seq}")
             if hit:
