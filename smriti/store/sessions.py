@@ -175,6 +175,10 @@ class SessionsMixin(StoreConnection):
                     (blob, m.role, m.kind, m.tool_name, tool_input, files, m.action, old_id),
                 )
                 c.execute("insert into outbox (op, ref) values ('message', ?)", (old_id,))
+                # The replaced text is stored only for messages: unused now, it goes, or doctor
+                # would report it as an orphan right after a clean ingest (two transcripts of one
+                # resumed session holding different versions of a message).
+                self._drop_unused_blobs([old_blob])
                 return "updated"
             if old_blob == blob:
                 # A resumed session replaying another session's line: stored once, where it was first.
@@ -183,6 +187,12 @@ class SessionsMixin(StoreConnection):
             # an id (hand-made fixtures, exports). Keep it, under a key scoped to this session.
             kh = key_hash(agent, f"{native_id}\0{m.key}")
         return None
+
+    def _drop_unused_blobs(self, blob_ids: Iterable[int]) -> None:
+        for blob in set(blob_ids):
+            self.conn.execute(
+                "delete from blobs where id = ? and not exists (select 1 from messages where blob = ?)", (blob, blob)
+            )
 
     def _blob_id(self, text: str) -> int:
         digest = text_hash(text)
@@ -205,7 +215,9 @@ class SessionsMixin(StoreConnection):
                     (agent, native_id, reason, utc_now()),
                 )
             if row is not None:
+                blobs = [b for (b,) in self.conn.execute("select blob from messages where session = ?", (row[0],))]
                 self.conn.execute("delete from messages where session = ?", (row[0],))
+                self._drop_unused_blobs(blobs)  # a no-save session's texts must not stay behind
                 self.conn.execute("delete from sessions where id = ?", (row[0],))
                 self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (row[0],))
         return row is not None
