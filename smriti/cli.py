@@ -729,18 +729,26 @@ def unshare(ctx: click.Context, item_id: str, repo: Path | None, json_: bool) ->
 @click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The team repo.")
 @click.option("--ref", help="Import from this branch or commit instead of the default branch.")
 @click.option("--worktree", is_flag=True, help="Import the files on disk (unreviewed drafts too).")
+@click.option(
+    "fetch", "--fetch/--no-fetch", default=True, show_default=True, help="Fetch the remote first (git fetch origin)."
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing (for git hooks).")
 @click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool, quiet: bool, json_: bool) -> None:
+def sync(
+    ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool, fetch: bool, quiet: bool, json_: bool
+) -> None:
     """Import the team's reviewed knowledge (the default branch's .smriti/knowledge/).
 
-    New, edited, moved and removed files are applied by item id; broken or hostile files are
-    rejected with a reason and the rest is imported.
+    Fetches the remote first, so what teammates merged is seen; offline, or without a remote,
+    it warns and imports the branch as this clone last saw it. New, edited, moved and removed
+    files are applied by item id; broken or hostile files are rejected with a reason and the
+    rest is imported.
 
     \b
     Example:
         smriti sync
+        smriti sync --no-fetch
         smriti sync --ref origin/release --json
     """
     from smriti.team.sync import sync as run_sync
@@ -748,8 +756,11 @@ def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool,
     if ref and worktree:
         raise click.UsageError("--ref and --worktree exclude each other")
     app = _app(ctx)
-    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree)
+    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree, fetch_first=fetch)
     app.index.sync(app.store)
+    if not quiet:
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
     if json_:
         emit_json(result.to_json())
     elif not quiet:
