@@ -4,11 +4,12 @@ Only reviewed knowledge reaches recall: by default the files are read from the d
 commit (its `origin/HEAD`, else `main`) through git, never from the working tree (`--worktree`
 and `--ref` choose otherwise on purpose). The remote is fetched first, so what a teammate pushed
 is seen without a `git fetch` of one's own; offline (or with no remote) sync warns and reads the
-ref as it is locally, which is still a consistent, reviewed state, only perhaps an older one. Items are matched by id: a reviewer's edit becomes the
-new version, a moved file is the same item, a deleted file's item leaves recall, and one's own
-share comes back as the same item. A no-op sync compares (path, blob) pairs only. Every file is
-untrusted data: symlinks, oversized or binary files, malformed frontmatter and duplicate ids are
-rejected with a reason, and the rest is still imported.
+ref as it is locally, which is still a consistent, reviewed state, only perhaps an older one.
+Items are matched by id: a reviewer's edit becomes the new version, a moved file is the same
+item, a deleted file's item leaves recall, and one's own share comes back as the same item. A
+no-op sync compares (path, blob) pairs only. Every file is untrusted data: symlinks, oversized
+or binary files, malformed frontmatter and duplicate ids are rejected with a reason, and the rest
+is still imported.
 """
 
 from __future__ import annotations
