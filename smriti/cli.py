@@ -45,6 +45,45 @@ def _app(ctx: click.Context) -> App:
     return app
 
 
+def _check_agents(app: App, agents: tuple[str, ...] | list[str]) -> None:
+    """An agent smriti has no adapter for is a usage error (exit 2), listing the ones it has."""
+    known = app.registry.names
+    for name in agents:
+        if name not in app.registry.adapters:
+            raise click.BadParameter(f"unknown agent {name!r}; supported: {', '.join(known)}", param_hint="'--agent'")
+
+
+def _check_category(app: App, category: str | None, repo: Path | None = None) -> None:
+    """A category that exists nowhere would filter everything out without a word: a usage error
+    (exit 2) listing the valid ones, as `smriti tag` does. Valid: the taxonomy (the team's own
+    categories of `repo` included) and the categories of knowledge items synced from a team."""
+    if not category:
+        return
+    value = category.strip("/")
+    synced = {r["category"] for r in app.store.knowledge_counts()}
+    if app.store.has_category(value) or value in synced:
+        return
+    from smriti.digest.apply import Enricher
+
+    # The taxonomy (the team's too) is written to the store when an ingest first uses it; one that
+    # has not happened yet must not make a built-in category unknown.
+    Enricher(app.store).settings_for_repo(str(repo) if repo else None)
+    if app.store.has_category(value):
+        return
+    known = sorted({r["id"] for r in app.store.category_rows()} | synced)
+    raise click.BadParameter(f"unknown category {category!r}; known: {', '.join(known)}", param_hint="'--category'")
+
+
+# Warnings a text ingest prints before "and N more": a first ingest of a whole machine can find
+# many partly readable files, and the summary line must stay in view.
+SHOWN_WARNINGS = 20
+
+
+def _count(n: int, noun: str) -> str:
+    """`1 session`, `2 sessions`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _short(text: str | None, width: int) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -83,8 +122,16 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
     """Read new agent sessions into the store and index (incremental).
 
     Without --path, reads every agent whose log folders exist on this machine. A second run
-    with nothing new adds nothing. Exit 1 when any source could not be read (the rest is
-    still ingested).
+    with nothing new adds nothing. Repeated problems are shown once per file with a count.
+
+    \b
+    Exit codes:
+      0  every source was read; lines or records it had to skip are reported
+         (errors/warnings in --json) and the rest of each source is stored
+      1  some source could not be read at all (missing, unreadable, unrecognised,
+         nothing but bad lines): listed in `unreadable`; everything else was still
+         ingested, and that source is read and reported again on the next run
+      2  usage error (an unknown --agent, a bad option)
 
     \b
     Example:
@@ -109,6 +156,7 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
             )
         return
     app = _app(ctx)
+    _check_agents(app, agents)
     show_progress = not quiet and sys.stderr.isatty()
     with ExitStack() as stack:
         bar = None
@@ -127,16 +175,26 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
     if json_:
         emit_json(result.to_json())
     else:
+        from smriti.ingest import describe_group
+
         click.echo(
-            f"{result.sessions_found} sessions found in {result.files_seen} sources "
+            f"{_count(result.sessions_found, 'session')} found in {_count(result.files_seen, 'source')} "
             f"({result.files_unchanged} unchanged); {result.sessions_ingested} ingested, "
-            f"{result.messages_added} new messages."
+            f"{_count(result.messages_added, 'new message')}."
         )
-        if result.warnings and not quiet:
-            click.echo(f"{len(result.warnings)} warning(s); see --json for all.", err=True)
-        for problem in result.errors:
-            click.echo(f"error: {problem}", err=True)
-    if result.errors:
+        groups = result.problem_groups()
+        warnings = [g for g in groups if g["severity"] == "warning"]
+        for group in [g for g in groups if g["severity"] == "error"] + ([] if quiet else warnings[:SHOWN_WARNINGS]):
+            click.echo(f"{group['severity']}: {describe_group(group)}", err=True)
+        if not quiet and len(warnings) > SHOWN_WARNINGS:
+            click.echo(f"and {len(warnings) - SHOWN_WARNINGS} more warnings (--json lists all).", err=True)
+        if result.unreadable:
+            click.echo(
+                f"{_count(len(result.unreadable), 'source')} could not be read (fix, remove or exclude "
+                "them in config.toml); everything else was ingested.",
+                err=True,
+            )
+    if result.unreadable:
         ctx.exit(1)
 
 
@@ -179,12 +237,11 @@ def search(
         smriti search migration --agent claude-code --since 7d --json
         smriti search psycopg --kind knowledge
     """
-    from smriti.ingest import check_agents
     from smriti.search import search as run_search
 
     app = _app(ctx)
-    if agents:
-        check_agents(app.registry, agents)
+    _check_agents(app, agents)
+    _check_category(app, category)
     hits = run_search(
         app.store,
         app.index,
@@ -276,12 +333,11 @@ def sessions(
         smriti sessions --agent claude-code --limit 5
         smriti sessions --project payments-api --category bug --json
     """
-    from smriti.ingest import check_agents
     from smriti.search import category_filter, project_keys
 
     app = _app(ctx)
-    if agent:
-        check_agents(app.registry, [agent])
+    _check_agents(app, [agent] if agent else [])
+    _check_category(app, category)
     keys = project_keys(app.store, project)
     cats = category_filter(app.store, category)
     if category and not cats:
@@ -293,7 +349,12 @@ def sessions(
         emit_json([r.to_json() for r in rows])
         return
     if not rows:
-        click.echo("No sessions yet: run `smriti ingest`.", err=True)
+        given = (("agent", agent), ("project", project), ("category", category))
+        filters = [f"--{name} {value}" for name, value in given if value]
+        if filters and app.store.list_sessions(limit=1):
+            click.echo(f"No sessions match {' '.join(filters)}.", err=True)
+        else:
+            click.echo("No sessions yet: run `smriti ingest`.", err=True)
         return
     for r in rows:
         when = (r.started_at or "")[:16].replace("T", " ")
@@ -332,6 +393,7 @@ def knowledge(
     from smriti.search import category_filter, project_keys
 
     app = _app(ctx)
+    _check_category(app, category)
     keys = project_keys(app.store, project)
     cats = category_filter(app.store, category)
     if category and not cats:
@@ -650,6 +712,7 @@ def init(repo: Path | None, json_: bool) -> None:
     help="How much conversation to include (default: the team config, else condensed).",
 )
 @click.option("supersedes", "--supersedes", multiple=True, help="Item id this share replaces (with one --session).")
+@click.option("--force", is_flag=True, help="Share a --session of another project into this repo (on purpose).")
 @click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def share(
@@ -663,11 +726,14 @@ def share(
     refresh: bool,
     transcript: str | None,
     supersedes: tuple[str, ...],
+    force: bool,
     json_: bool,
 ) -> None:
     """Write sessions worth keeping as redacted knowledge files in the repo's .smriti/knowledge/.
 
-    Without --session, shares this repo's categorized sessions (the team config's categories).
+    Run `smriti init` in the repo first. Without --session, shares this repo's categorized
+    sessions (the team config's categories); a --session of another project is refused unless
+    --force.
     Secrets, e-mail addresses and home paths are redacted first; an item where anything still
     looks secret is skipped with the reason. Commit the files and open a pull request.
 
@@ -679,9 +745,11 @@ def share(
     from smriti.team.share import share as run_share
 
     app = _app(ctx)
+    root = _repo(repo)
+    _check_category(app, category, root)
     result = run_share(
         app.store,
-        _repo(repo),
+        root,
         session_ids=session_ids,
         project=project,
         category=category,
@@ -690,6 +758,7 @@ def share(
         refresh=refresh,
         transcript=transcript,
         supersedes=supersedes,
+        force=force,
     )
     if json_:
         emit_json(result.to_json())

@@ -66,8 +66,8 @@ def test_search_filters_project_and_agent(runner) -> None:
     ]
     assert invoke_json(runner, "search", "flaky checkout", "--project", "payments-api") == []
     assert invoke_json(runner, "search", "flaky checkout", "--agent", "claude-code")[0]["project"] == "web-frontend"
-    bad = invoke(runner, "search", "x", "--agent", "nope", expect=1)
-    assert "Unknown agent 'nope'; supported: " in bad.stderr
+    bad = invoke(runner, "search", "x", "--agent", "nope", expect=2)  # a usage error, as the README says
+    assert "unknown agent 'nope'; supported: " in bad.stderr
 
 
 def test_sessions_and_show(runner) -> None:
@@ -186,7 +186,6 @@ def test_bad_input_is_reported_and_the_rest_is_ingested(runner, tmp_path: Path) 
         ("mixed.jsonl", 4, "line is a JSON array, not an object; skipped"),
         ("mixed.jsonl", 5, "line is a JSON number, not an object; skipped"),
         ("mixed.jsonl", 6, "invalid UTF-8 at byte 26; line skipped"),
-        ("empty.jsonl", None, "empty file: no records"),
         ("huge.jsonl", 2, "line is 5.0 MB, over the 4 MB limit; skipped"),
         ("dir-like.jsonl", None, "is a directory, not a transcript file"),
         ("torn.jsonl", 2, "last line is truncated (no newline, not valid JSON); left unread"),
@@ -195,6 +194,11 @@ def test_bad_input_is_reported_and_the_rest_is_ingested(runner, tmp_path: Path) 
         expected.add(("locked.jsonl", None, "permission denied: cannot read the file"))
     assert errors == expected
     assert out["messages_added"] >= 5
+    # an empty file is not an error (an agent creates its log before writing to it)
+    assert {"path": str(d / "empty.jsonl"), "reason": "empty file: nothing to read yet"} in out["skipped"]
+    # exit 1 names only the sources nothing could be read from; partly read ones are stored
+    unreadable = {Path(p).name for p in out["unreadable"]}
+    assert unreadable == {"dir-like.jsonl"} | ({"locked.jsonl"} if os.geteuid() != 0 else set())
     shown = invoke_json(runner, "show", "mixed")
     assert [m["text"] for m in shown["messages_list"]] == [
         "valid prompt about kafka consumers",
@@ -213,10 +217,11 @@ def test_nothing_stored_is_lost_when_a_file_turns_bad(runner, tmp_path: Path) ->
     assert invoke_json(runner, "search", "grpc deadlines")[0]["native_id"] == "s-1"
 
 
-def test_unknown_agent_lists_the_valid_ones(runner) -> None:
-    result = invoke(runner, "ingest", "--agent", "nope", expect=1)
-    listed = result.stderr.split("supported: ", 1)[1].strip().split(", ")
-    assert "Unknown agent 'nope'" in result.stderr and "claude-code" in listed and listed == sorted(listed)
+def test_unknown_agent_is_a_usage_error_listing_the_valid_ones(runner) -> None:
+    for command in (["ingest"], ["search", "x"], ["sessions"]):
+        result = invoke(runner, *command, "--agent", "nope", expect=2)
+        listed = result.stderr.split("supported: ", 1)[1].strip().split(", ")
+        assert "unknown agent 'nope'" in result.stderr and "claude-code" in listed and listed == sorted(listed)
 
 
 def test_disable_switch(runner, monkeypatch) -> None:
@@ -336,8 +341,10 @@ EXPECTED_CLAUDE_SESSIONS = {
 def test_all_claude_code_fixtures_through_the_cli(tmp_path: Path) -> None:
     env = {"SMRITI_HOME": str(tmp_path / "data")}
     first = run_smriti("ingest", "--path", str(CLAUDE_FIXTURES), "--json", env=env)
-    assert first.returncode == 1  # edge_cases.jsonl holds deliberately broken lines
+    # edge_cases.jsonl holds deliberately broken lines; the rest of it is read, so the run is a success
+    assert first.returncode == 0, first.stderr
     out = json.loads(first.stdout)
+    assert out["unreadable"] == []
     assert {(Path(e["path"]).name, e["line"], e["error"]) for e in out["errors"]} == {
         ("edge_cases.jsonl", 13, "line is a JSON string, not an object; skipped"),
         ("edge_cases.jsonl", 15, "line is a JSON number, not an object; skipped"),
@@ -351,3 +358,7 @@ def test_all_claude_code_fixtures_through_the_cli(tmp_path: Path) -> None:
     assert (json.loads(again.stdout)["messages_added"], json.loads(again.stdout)["files_read"]) == (0, 0)
     hits = json.loads(run_smriti("search", "TodoWrite", "--agent", "claude-code", "--json", env=env).stdout)
     assert hits and hits[0]["native_id"] == "todowrite_session"
+    # two of these files hold one session (todowrite_session) with different versions of a message:
+    # the replaced text goes with the replacement, so doctor finds nothing wrong after a clean ingest
+    doctor = run_smriti("doctor", "--json", env=env)
+    assert doctor.returncode == 0, doctor.stdout
