@@ -260,6 +260,10 @@ def _ingest_source(
     if resume is None and not has_messages and (parsed.errors or parsed.warnings or len(result.errors) > before):
         # Nothing but problems (a junk file, another agent's log read with the wrong --agent): not
         # remembered as read, so the next run, with --json or not, reports the same problems.
+        if len(result.errors) == before:
+            result.errors.append(
+                Problem(spath, f"nothing readable as {adapter.name}: another agent's log? (see --agent)")
+            )
         result.unreadable.append(spath)
         store.save_source_errors(
             spath, adapter.name, [_problem_line(p) for p in [*result.errors[before:], *parsed.warnings]]

@@ -362,3 +362,84 @@ def test_all_claude_code_fixtures_through_the_cli(tmp_path: Path) -> None:
     # the replaced text goes with the replacement, so doctor finds nothing wrong after a clean ingest
     doctor = run_smriti("doctor", "--json", env=env)
     assert doctor.returncode == 0, doctor.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Exit codes, grouped problems, and reruns that report what the first run did (issue #16)
+
+
+def codex_rollout(path: Path) -> Path:
+    """A small Codex rollout: read as Claude Code, every record is of an unknown type."""
+    records = [
+        {"timestamp": "2026-11-01T10:00:00Z", "type": "session_meta", "payload": {"id": "cx-1", "cwd": "/w/proj"}},
+        {
+            "timestamp": "2026-11-01T10:00:01Z",
+            "type": "response_item",
+            "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi codex"}]},
+        },
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_a_wrong_agent_is_reported_again_on_the_json_rerun(runner, tmp_path: Path) -> None:
+    f = codex_rollout(tmp_path / "rollout.jsonl")
+    first = invoke(runner, "ingest", "--path", str(f), "--agent", "claude-code", expect=1)
+    assert "unknown type 'session_meta'" in first.stderr and "1 source could not be read" in first.stderr
+    # the rerun with --json shows the same problems: the file was not remembered as read
+    rerun = invoke(runner, "ingest", "--path", str(f), "--agent", "claude-code", "--json", expect=1)
+    out = json.loads(rerun.stdout)
+    assert out["unreadable"] == [str(f)] and out["files_unchanged"] == 0
+    assert any("unknown type 'session_meta'" in w["error"] for w in out["warnings"])
+    assert [e["error"] for e in out["errors"]] == [
+        "nothing readable as claude-code: another agent's log? (see --agent)"
+    ]
+    assert invoke_json(runner, "status")["adapter_errors"][0]["path"] == str(f)  # status knows too
+    # the right agent reads it, and the problem is gone everywhere
+    right = invoke_json(runner, "ingest", "--path", str(f), "--agent", "codex")
+    assert (right["sessions_ingested"], right["unreadable"], right["errors"]) == (1, [], [])
+    assert invoke_json(runner, "status")["adapter_errors"] == []
+
+
+def test_skipped_lines_exit_0_and_repeats_are_grouped(runner, tmp_path: Path) -> None:
+    f = tmp_path / "junk.jsonl"
+    junk = b"".join(b'{"type": "user", "text": "\xff bad %d"}\n' % i for i in range(81))
+    f.write_bytes(line("user", "j1", "the one good line about zookeeper quorum").encode() + junk)
+    result = invoke(runner, "ingest", "--path", str(f), "--agent", "claude-code")  # exit 0: the file was read
+    utf8 = [x for x in result.stderr.splitlines() if "invalid UTF-8" in x]
+    assert utf8 == [f"error: {f}: line 2: invalid UTF-8 at byte 26; line skipped (and 80 more lines like it)"]
+    assert invoke_json(runner, "search", "zookeeper")[0]["native_id"] == "s-1"
+    # --json keeps every line for scripts, and the same grouping
+    f.write_bytes(f.read_bytes() + line("assistant", "j2", "quorum answer").encode() + b"\xfe\n")
+    out = invoke_json(runner, "ingest", "--path", str(f), "--agent", "claude-code")
+    assert out["unreadable"] == [] and out["messages_added"] == 1
+
+
+def test_resumed_session_in_two_transcripts_leaves_nothing_for_doctor(runner, tmp_path: Path) -> None:
+    """Two transcripts of one session (a resume) hold two versions of one message: the store keeps
+    the one it read last and must not keep the other's text behind as an orphan."""
+    first = tmp_path / "a" / "first.jsonl"
+    second = tmp_path / "b" / "second.jsonl"
+    for f in (first, second):
+        f.parent.mkdir()
+    first.write_text(line("user", "u1", "resume me: the etcd lease") + line("assistant", "u2", "Looking at it"))
+    second.write_text(
+        line("user", "u1", "resume me: the etcd lease")
+        + line("assistant", "u2", "Looking at it: the lease TTL was 5 s; raised it to 60 s")
+    )
+    for f in (first, second):
+        assert invoke_json(runner, "ingest", "--path", str(f), "--agent", "claude-code")["unreadable"] == []
+    doctor = invoke(runner, "doctor", "--json")  # exit 0
+    orphans = [c for c in json.loads(doctor.stdout)["checks"] if c["check"] == "orphaned message bodies"]
+    assert orphans[0]["ok"] is True
+    shown = invoke_json(runner, "show", "s-1")
+    assert [m["text"] for m in shown["messages_list"]][-1].endswith("raised it to 60 s")
+    # a no-save marker deletes the session: its texts go with it
+    third = tmp_path / "third.jsonl"
+    third.write_text(line("user", "n1", "the vault unseal keys rotation", session="s-2"))
+    invoke_json(runner, "ingest", "--path", str(third), "--agent", "claude-code")
+    with third.open("a") as fh:
+        fh.write(line("user", "n2", "smriti: no-save, forget all of this", session="s-2", parent="n1"))
+    out = invoke_json(runner, "ingest", "--path", str(third), "--agent", "claude-code")
+    assert out["skipped"] and invoke(runner, "show", "s-2", expect=1)
+    invoke(runner, "doctor")
