@@ -443,3 +443,26 @@ def test_resumed_session_in_two_transcripts_leaves_nothing_for_doctor(runner, tm
     out = invoke_json(runner, "ingest", "--path", str(third), "--agent", "claude-code")
     assert out["skipped"] and invoke(runner, "show", "s-2", expect=1)
     invoke(runner, "doctor")
+
+
+def test_sessions_says_no_match_on_a_populated_store(runner) -> None:
+    empty = invoke(runner, "sessions")
+    assert "No sessions yet: run `smriti ingest`" in empty.stderr
+    invoke_json(runner, "ingest", "--path", EX)
+    for args, said in (
+        (["--agent", "codex"], "--agent codex"),
+        (["--project", "no-such-project"], "--project no-such-project"),
+        (["--category", "feature"], "--category feature"),
+        (["--agent", "codex", "--category", "bug"], "--agent codex --category bug"),
+    ):
+        result = invoke(runner, "sessions", *args)
+        assert result.stderr == f"No sessions match {said}.\n" and result.stdout == ""
+        assert invoke_json(runner, "sessions", *args) == []
+    assert invoke(runner, "sessions", "--agent", "claude-code").stdout.count("\n") == 3
+
+
+def test_unknown_category_before_any_ingest_lists_the_builtin_ones(runner) -> None:
+    bad = invoke(runner, "search", "x", "--category", "bogus", expect=2)
+    known = bad.stderr.split("known: ", 1)[1].split(", ")
+    assert "bug/fix" in known and "feature" in known
+    assert invoke(runner, "search", "x", "--category", "bug/").exit_code == 0  # a trailing slash is fine

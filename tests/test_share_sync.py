@@ -923,3 +923,66 @@ def test_stale_temp_files_go_and_a_write_in_progress_stays(tmp_path: Path) -> No
         assert live.exists() and mine.exists() and not stale.exists()
     assert remove_stale_temp_files(tmp_path / "knowledge") == [live]
     assert mine.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals: before init, another project's session, an unknown category (issue #16)
+
+
+def test_share_before_init_is_an_error_naming_init(tmp_path: Path, runner, monkeypatch) -> None:
+    repo = tmp_path / "fresh"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    home = tmp_path / "home-carol"
+    home.mkdir()
+    carol = Actor("carol", repo, tmp_path / "data-carol", home, runner, monkeypatch)
+    zorblax(carol)
+    result = carol.run("share", "--repo", str(repo), "--session", "sess-zorblax", expect=1)
+    assert "run `smriti init` there first" in result.stderr
+    assert carol.run("share", "--repo", str(repo), expect=1).stderr == result.stderr  # a sweep too
+    assert not (repo / ".smriti").exists()
+    carol.json("init", "--repo", str(repo))
+    assert len(carol.share("--session", "sess-zorblax")["written"]) == 1
+
+
+def test_share_of_another_projects_session_needs_force(team, tmp_path: Path) -> None:
+    alice, _ = team
+    elsewhere = tmp_path / "other-project"
+    git(tmp_path, "init", "-q", "-b", "main", str(elsewhere))
+    path = alice.home / "transcripts" / "other.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        transcript(
+            "sess-other",
+            elsewhere,
+            [("user", "Fix the flaky login test"), ("assistant", "The root cause was a race; fixed, tests pass.")],
+        )
+    )
+    alice.json("ingest", "--path", str(path))
+    zorblax(alice)
+    refused = alice.run(
+        "share", "--repo", str(alice.clone), "--session", "sess-other", "--session", "sess-zorblax", expect=1
+    )
+    assert "not sessions of this repo's project" in refused.stderr and "other-project" in refused.stderr
+    assert "--force" in refused.stderr and knowledge_files(alice.clone) == []  # nothing written, not even zorblax
+    forced = alice.share("--session", "sess-other", "--force")
+    assert len(forced["written"]) == 1 and b"flaky login" in (alice.clone / forced["written"][0]).read_bytes()
+
+
+def test_unknown_category_is_a_usage_error_for_share_and_search(team) -> None:
+    alice, _ = team
+    zorblax(alice)
+    for command in (
+        ["share", "--repo", str(alice.clone), "--category", "bogus"],
+        ["search", "zorblax", "--category", "bogus"],
+        ["sessions", "--category", "bogus"],
+        ["knowledge", "--category", "bogus"],
+    ):
+        result = alice.run(*command, expect=2)
+        assert "unknown category 'bogus'; known: " in result.stderr, command
+        assert "bug/fix" in result.stderr.split("known: ", 1)[1]
+    assert knowledge_files(alice.clone) == []
+    # a known one (a parent matches its children) still works, on a store that has seen no ingest too
+    assert alice.share("--category", "bug")["written"]
+    assert alice.json("search", "zorblax", "--category", "bug")
+    fresh = alice.run("search", "zorblax", "--category", "feature")  # nothing yet, but a real category
+    assert fresh.exit_code == 0
