@@ -80,8 +80,9 @@ SHOWN_WARNINGS = 20
 
 
 def _count(n: int, noun: str) -> str:
-    """`1 session`, `2 sessions`."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    from smriti.render import plural
+
+    return plural(n, noun)
 
 
 def _short(text: str | None, width: int) -> str:
@@ -95,8 +96,9 @@ def cli() -> None:
     """smriti: one memory of everything your AI coding agents learned.
 
     \b
-    Ingest your agents' sessions, search them, and (soon) share what is worth keeping
-    with your team. Data lives in `smriti path` (override with SMRITI_HOME).
+    Ingest your agents' sessions, search and recall them, share what is worth keeping
+    with your team (`smriti init`, `share`, `sync`). Data lives in `smriti path`
+    (override with SMRITI_HOME).
 
     \b
     Example:
@@ -568,7 +570,7 @@ def categorize_cmd(ctx: click.Context, all_: bool, session_ids: tuple[str, ...],
     if json_:
         emit_json(result.to_json())
         return
-    click.echo(f"Categorized {result.sessions} sessions ({result.changed} changed).")
+    click.echo(f"Categorized {_count(result.sessions, 'session')} ({result.changed} changed).")
     for cat, n in result.categories.items():
         click.echo(f"  {cat:28} {n}")
 
@@ -842,7 +844,7 @@ def sync(
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("targets", metavar="[PATH]...", nargs=-1, type=click.Path(path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print files and problems as JSON.")
 @click.pass_context
 def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
@@ -868,7 +870,7 @@ def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
         for w in result.warnings:
             where = f"{w['path']}:{w['line']}" if w["line"] else w["path"]
             click.echo(f"{where}: warning: {w['rule']}: {w['message']}", err=True)
-        click.echo(f"{result.files} files checked, {len(result.problems)} problems.", err=True)
+        click.echo(f"{_count(result.files, 'file')} checked, {_count(len(result.problems), 'problem')}.", err=True)
     if result.problems:
         ctx.exit(1)
 
@@ -1106,12 +1108,12 @@ def forget(
     keys = project_keys(app.store, project) if project else None
     if (project or agent) and not yes and not json_ and sys.stdin.isatty():
         n = len(app.store.session_keys(project_keys=keys, agent=agent))
-        click.confirm(f"Forget {n} session(s)?", abort=True)
+        click.confirm(f"Forget {_count(n, 'session')}?", abort=True)
     result = run_forget(app.store, app.index, session=ident, project_keys=keys, agent=agent)
     if json_:
         emit_json(result)
         return
-    click.echo(f"Forgot {result['sessions']} session(s).")
+    click.echo(f"Forgot {_count(result['sessions'], 'session')}.")
 
 
 @cli.command()
@@ -1135,9 +1137,9 @@ def prune(ctx: click.Context, days: int, kind: str | None, json_: bool) -> None:
         emit_json(result)
         return
     if kind:
-        click.echo(f"Removed {result['messages_removed']} tool output(s) older than {result['cutoff']}.")
+        click.echo(f"Removed {_count(result['messages_removed'], 'tool output')} older than {result['cutoff']}.")
     else:
-        click.echo(f"Removed {result['sessions_removed']} session(s) older than {result['cutoff']}.")
+        click.echo(f"Removed {_count(result['sessions_removed'], 'session')} older than {result['cutoff']}.")
 
 
 @cli.command()
@@ -1211,7 +1213,7 @@ def index_rebuild(ctx: click.Context) -> None:
     """
     app = _app(ctx)
     n = app.index.rebuild(app.store)
-    click.echo(f"Indexed {n} messages.")
+    click.echo(f"Indexed {_count(n, 'message')}.")
 
 
 @index.command("path")
