@@ -96,12 +96,10 @@ class CopilotCliAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        roots: list[Path] = []
-        for home in _copilot_homes():
-            candidate = home / "session-state"
-            if candidate.is_dir() and candidate not in roots:
-                roots.append(candidate)
-        return roots
+        return [c for c in self.candidate_roots() if c.is_dir()]
+
+    def candidate_roots(self) -> list[Path]:
+        return list(dict.fromkeys(home / "session-state" for home in _copilot_homes()))
 
     def discover(self, root: Path) -> Iterator[Path]:
         """`<id>/events.jsonl` (v1.0.11+) and the older flat `<id>.jsonl` under session-state."""

@@ -1258,10 +1258,14 @@ def path_cmd(all_: bool, json_: bool) -> None:
 @click.option("json_", "--json", is_flag=True, help="Print adapters as JSON.")
 @click.pass_context
 def adapters(ctx: click.Context, json_: bool) -> None:
-    """List the agent adapters, where they look, and how many sources they find.
+    """List the agent adapters, where each reads its logs from, and how many sessions it finds.
+
+    Every default location is listed, found on this machine or not (the missing ones marked);
+    `[roots]` in config.toml adds more, and `smriti ingest --path` reads any file or folder.
 
     \b
     Example:
+        smriti adapters
         smriti adapters --json
     """
     from smriti.status import adapter_report
@@ -1273,6 +1277,13 @@ def adapters(ctx: click.Context, json_: bool) -> None:
     if json_:
         emit_json(rows)
         return
+    home = str(paths.home()).rstrip("/") + "/"
     for r in rows:
-        roots = ", ".join(r["default_roots"]) or "(no log folder on this machine)"
-        click.echo(f"{r['name']:14} {r['origin']:10} {r['sessions_found']:6} sessions  {roots}")
+        click.echo(f"{r['name']:14} {r['origin']:10} {_count(r['sessions_found'], 'session'):>14}")
+        for root in r["default_roots"]:
+            shown = "~/" + root[len(home) :] if root.startswith(home) else root  # --json has it in full
+            click.echo(f"    {shown}" + ("" if root in r["existing_roots"] else "  (not found)"))
+        if r["project_files"]:
+            click.echo(f"    {', '.join(r['project_files'])} at the root of every project smriti knows")
+        if not r["default_roots"] and not r["project_files"]:
+            click.echo("    only what `smriti ingest --path` is given")
