@@ -1213,7 +1213,7 @@ def index_rebuild(ctx: click.Context) -> None:
     """
     app = _app(ctx)
     n = app.index.rebuild(app.store)
-    click.echo(f"Indexed {_count(n, 'message')}.")
+    click.echo(f"Indexed {_count(n or 0, 'message')}.")
 
 
 @index.command("path")
