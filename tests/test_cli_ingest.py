@@ -466,3 +466,25 @@ def test_unknown_category_before_any_ingest_lists_the_builtin_ones(runner) -> No
     known = bad.stderr.split("known: ", 1)[1].split(", ")
     assert "bug/fix" in known and "feature" in known
     assert invoke(runner, "search", "x", "--category", "bug/").exit_code == 0  # a trailing slash is fine
+
+
+def test_the_readme_demo_leaves_the_users_store_alone(isolated_env: Path, tmp_path: Path) -> None:
+    """The README's first command, as written (minus the install), in a shell: it finds the sample
+    session, and the user's own data dir (where hooks recall from) is never created."""
+    readme = (EXAMPLES.parent / "README.md").read_text()
+    first = readme.split("```bash\n", 1)[1].split("\n```", 1)[0]
+    assert first.startswith("pip install . && ") and "\n" not in first
+    env = {k: v for k, v in os.environ.items() if k not in ("SMRITI_HOME", "XDG_DATA_HOME")}
+    env.update(HOME=str(isolated_env), PATH=f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}")
+    proc = subprocess.run(
+        ["bash", "-c", first.removeprefix("pip install . && ")],
+        cwd=EXAMPLES.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "pool" in proc.stdout.lower() and "payments-api" in proc.stdout
+    # the platform data dir under HOME (~/.local/share/smriti, ~/Library/Application Support/smriti)
+    assert list(isolated_env.rglob("smriti")) == []
