@@ -14,6 +14,8 @@ from pathlib import Path
 import apsw
 import pytest
 from conftest import EXAMPLES, SHARED_FIXTURES, claude_tree, invoke, invoke_json, run_smriti
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 EX = str(EXAMPLES / "claude-code")
 
@@ -409,10 +411,19 @@ def test_skipped_lines_exit_0_and_repeats_are_grouped(runner, tmp_path: Path) ->
     utf8 = [x for x in result.stderr.splitlines() if "invalid UTF-8" in x]
     assert utf8 == [f"error: {f}: line 2: invalid UTF-8 at byte 26; line skipped (and 80 more lines like it)"]
     assert invoke_json(runner, "search", "zookeeper")[0]["native_id"] == "s-1"
-    # --json keeps every line for scripts, and the same grouping
+    # an append is read from where the last read stopped: only the new bad line is reported
     f.write_bytes(f.read_bytes() + line("assistant", "j2", "quorum answer").encode() + b"\xfe\n")
     out = invoke_json(runner, "ingest", "--path", str(f), "--agent", "claude-code")
     assert out["unreadable"] == [] and out["messages_added"] == 1
+    assert [(e["line"], e["error"]) for e in out["errors"]] == [(84, "invalid UTF-8 at byte 0; line skipped")]
+    # --json keeps every line for scripts, and the same grouping
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(f.read_bytes().replace(b'"s-1"', b'"s-copy"'))
+    out = invoke_json(runner, "ingest", "--path", str(copy), "--agent", "claude-code")
+    assert len([e for e in out["errors"] if "invalid UTF-8" in e["error"]]) == 82
+    [group] = out["problem_groups"]
+    assert (group["severity"], group["path"], group["count"]) == ("error", str(copy), 82)
+    assert group["lines"] == [*range(2, 83), 84]
 
 
 def test_resumed_session_in_two_transcripts_leaves_nothing_for_doctor(runner, tmp_path: Path) -> None:
@@ -488,3 +499,32 @@ def test_the_readme_demo_leaves_the_users_store_alone(isolated_env: Path, tmp_pa
     assert "pool" in proc.stdout.lower() and "payments-api" in proc.stdout
     # the platform data dir under HOME (~/.local/share/smriti, ~/Library/Application Support/smriti)
     assert list(isolated_env.rglob("smriti")) == []
+
+
+# The autouse isolated_env fixture is function-scoped; this test does not use it.
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(
+            st.booleans(),
+            st.sampled_from(["a.jsonl", "b.jsonl"]),
+            st.sampled_from(["invalid UTF-8 at byte {}; line skipped", "malformed JSON ({}); line skipped", "gone"]),
+            st.integers(0, 10**6),
+            st.one_of(st.none(), st.integers(1, 10**6)),
+        ),
+        max_size=60,
+    )
+)
+def test_problem_groups_account_for_every_problem_once(problems) -> None:
+    """Folding never loses or double-counts a problem, and never merges two files or two kinds."""
+    from smriti.ingest import IngestResult
+    from smriti.models import Problem
+
+    result = IngestResult()
+    for is_error, path, template, number, line_no in problems:
+        (result.errors if is_error else result.warnings).append(Problem(path, template.format(number), line_no))
+    groups = result.problem_groups()
+    assert sum(g["count"] for g in groups) == len(problems)
+    assert sum(len(g["lines"]) for g in groups) == sum(p[4] is not None for p in problems)
+    keys = [(g["severity"], g["path"], g["error"].split(" ")[0]) for g in groups]
+    assert len(keys) == len(set(keys))
