@@ -306,7 +306,8 @@ def _store_session(
     if store.is_tombstoned(session.agent, session.native_id):
         return
     if any(m.kind == "prompt" and NO_SAVE_MARKER in m.text.lower() for m in session.messages):
-        store.delete_session(session.agent, session.native_id, reason="no-save")
+        if store.delete_session(session.agent, session.native_id, reason="no-save"):
+            store.drop_orphan_blobs()  # its texts go too (forget and prune do the same), or doctor flags them
         result.skipped.append({"session": session.native_id, "reason": f"'{NO_SAVE_MARKER}' marker"})
         return
     proj = projects.resolve(session.cwd)

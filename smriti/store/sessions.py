@@ -215,9 +215,7 @@ class SessionsMixin(StoreConnection):
                     (agent, native_id, reason, utc_now()),
                 )
             if row is not None:
-                blobs = [b for (b,) in self.conn.execute("select blob from messages where session = ?", (row[0],))]
                 self.conn.execute("delete from messages where session = ?", (row[0],))
-                self._drop_unused_blobs(blobs)  # a no-save session's texts must not stay behind
                 self.conn.execute("delete from sessions where id = ?", (row[0],))
                 self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (row[0],))
         return row is not None
