@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -499,6 +500,18 @@ def test_the_readme_demo_leaves_the_users_store_alone(isolated_env: Path, tmp_pa
     assert "pool" in proc.stdout.lower() and "payments-api" in proc.stdout
     # the platform data dir under HOME (~/.local/share/smriti, ~/Library/Application Support/smriti)
     assert list(isolated_env.rglob("smriti")) == []
+    # and the README's way out for samples ingested into a real store takes out exactly them
+    env["SMRITI_HOME"] = str(tmp_path / "real")
+    other = tmp_path / "mine.jsonl"
+    other.write_text(line("user", "m1", "my own work on the payments-api", session="mine", cwd="/w/payments-api"))
+    for source in (str(EXAMPLES / "claude-code"), str(other)):
+        subprocess.run(["smriti", "ingest", "-q", "--path", source], env=env, check=True, timeout=300)
+    removals = re.findall(r"`(smriti forget --project \S+ --yes)`", readme)
+    assert len(removals) == 2
+    for command in removals:
+        subprocess.run(["bash", "-c", command], env=env, check=True, timeout=300, capture_output=True)
+    left = subprocess.run(["smriti", "sessions", "--json"], env=env, capture_output=True, text=True, timeout=300)
+    assert [s["native_id"] for s in json.loads(left.stdout)] == ["mine"]
 
 
 # The autouse isolated_env fixture is function-scoped; this test does not use it.
