@@ -154,6 +154,8 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
                     "messages_added": 0,
                     "errors": [],
                     "warnings": [],
+                    "unreadable": [],
+                    "problem_groups": [],
                 }
             )
         return

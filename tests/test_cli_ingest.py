@@ -231,6 +231,7 @@ def test_disable_switch(runner, monkeypatch) -> None:
     monkeypatch.setenv("SMRITI_DISABLE", "1")
     out = invoke_json(runner, "ingest", "--path", EX)
     assert out["disabled"] is True and out["messages_added"] == 0
+    assert (out["unreadable"], out["problem_groups"]) == ([], [])  # the same keys as a real run
     monkeypatch.delenv("SMRITI_DISABLE")
     assert invoke_json(runner, "status")["sessions"] == 0
 
