@@ -41,6 +41,8 @@ class Adapter(Protocol):
 
     # Optional: `project_files: tuple[str, ...]`, file names the agent writes at a project's
     # root (Aider's `.aider.chat.history.md`); ingest checks the root of every known project.
+    # Optional: `candidate_roots() -> list[Path]`, every place `default_roots` looks, whether it
+    # exists or not (`smriti adapters` shows where an agent's logs would be read from).
     # Optional: `detect(path) -> bool`, a cheap sniff (file name, first bytes) that says "this
     # file or folder is mine". `smriti ingest --path P` without `--agent` asks every adapter that
     # has one. It must never raise.

@@ -78,14 +78,17 @@ class AiderAdapter:
     # looks for these file names at the root of every project smriti already knows.
     project_files = (HISTORY_NAME,)
 
-    def default_roots(self) -> list[Path]:
+    def candidate_roots(self) -> list[Path]:
         """Project roots come from the user's config and from known repos; only the env var is ours."""
         home = home_dir()
         candidates = [home / HISTORY_NAME]  # aider run outside any repo writes to the cwd (often ~)
         env_file = os.environ.get("AIDER_CHAT_HISTORY_FILE")
         if env_file:
             candidates.insert(0, Path(env_file).expanduser())
-        return [c for c in dict.fromkeys(candidates) if c.is_file()]
+        return list(dict.fromkeys(candidates))
+
+    def default_roots(self) -> list[Path]:
+        return [c for c in self.candidate_roots() if c.is_file()]
 
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():

@@ -64,6 +64,9 @@ class AmpAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
         home = home_dir()
         candidates: list[Path] = []
         if os.environ.get("AMP_DATA_DIR"):
@@ -78,7 +81,7 @@ class AmpAdapter:
         # Older VS Code extension builds kept threads in the editor's global storage.
         for user_dir in editor_user_dirs(home, EDITORS):
             candidates.append(user_dir / "globalStorage" / "sourcegraph.amp" / "threads3")
-        return existing_dirs(candidates)
+        return candidates
 
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():

@@ -110,6 +110,9 @@ class ClaudeCodeAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
         home = home_dir()
         candidates = [
             _expand_home(entry.strip(), home) / "projects"
@@ -117,7 +120,7 @@ class ClaudeCodeAdapter:
             if entry.strip()
         ]
         candidates += [home / ".claude" / "projects", home / ".config" / "claude" / "projects"]
-        return existing_dirs(candidates)
+        return candidates
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Every transcript under root, oldest first.

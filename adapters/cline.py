@@ -210,9 +210,12 @@ class _TaskFolderAdapter:
     extension = ""
 
     def default_roots(self) -> list[Path]:
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
         home = home_dir()
         candidates = [u / "globalStorage" / self.extension for u in editor_user_dirs(home, EDITORS, REMOTE_SERVERS)]
-        return existing_dirs(candidates + self._extra_roots(home))
+        return candidates + self._extra_roots(home)
 
     def _extra_roots(self, home: Path) -> list[Path]:
         return []

@@ -165,13 +165,10 @@ class CodexAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        roots: list[Path] = []
-        for home in _codex_homes():
-            for sub in ("sessions", "archived_sessions"):
-                candidate = home / sub
-                if candidate.is_dir() and candidate not in roots:
-                    roots.append(candidate)
-        return roots
+        return [c for c in self.candidate_roots() if c.is_dir()]
+
+    def candidate_roots(self) -> list[Path]:
+        return list(dict.fromkeys(home / sub for home in _codex_homes() for sub in ("sessions", "archived_sessions")))
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Every rollout under root, by path (date folders make that chronological).

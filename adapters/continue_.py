@@ -58,6 +58,9 @@ class ContinueAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
         home = home_dir()
         candidates: list[Path] = []
         if os.environ.get("CONTINUE_GLOBAL_DIR"):
@@ -65,7 +68,7 @@ class ContinueAdapter:
         candidates.append(home / ".continue" / "sessions")
         if os.environ.get("USERPROFILE"):  # Windows keeps it in %USERPROFILE%\.continue
             candidates.append(Path(os.environ["USERPROFILE"]) / ".continue" / "sessions")
-        return existing_dirs(candidates)
+        return candidates
 
     def discover(self, root: Path) -> Iterator[Path]:
         if root.is_file():

@@ -108,7 +108,10 @@ class CopilotAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        return [c for c in editor_user_dirs(home_dir(), VARIANTS, SERVER_DIRS) if c.is_dir()]
+        return [c for c in self.candidate_roots() if c.is_dir()]
+
+    def candidate_roots(self) -> list[Path]:
+        return list(editor_user_dirs(home_dir(), VARIANTS, SERVER_DIRS))
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Every session file under root (a User dir or anything below it), sorted.

@@ -113,12 +113,14 @@ class CopilotCliAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        roots: list[Path] = []
-        for home in _copilot_homes():
-            for candidate in (home / "session-state", home / LEGACY_DIR):
-                if candidate.is_dir() and candidate not in roots:
-                    roots.append(candidate)
-        return roots
+        return [c for c in self.candidate_roots() if c.is_dir()]
+
+    def candidate_roots(self) -> list[Path]:
+        return list(
+            dict.fromkeys(
+                candidate for home in _copilot_homes() for candidate in (home / "session-state", home / LEGACY_DIR)
+            )
+        )
 
     def discover(self, root: Path) -> Iterator[Path]:
         """`<id>/events.jsonl` (v1.0.11+) and the older flat `<id>.jsonl` under session-state; the

@@ -108,9 +108,11 @@ class CursorAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
+        return [c for c in self.candidate_roots() if c.is_dir()]
+
+    def candidate_roots(self) -> list[Path]:
         home = home_dir()
-        candidates = [*editor_user_dirs(home, ("Cursor",)), home / ".cursor" / "projects"]
-        return [c for c in candidates if c.is_dir()]
+        return [*editor_user_dirs(home, ("Cursor",)), home / ".cursor" / "projects"]
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Global and workspace state DBs, then agent transcripts, each group sorted by path.

@@ -71,7 +71,10 @@ class DroidAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        return existing_dirs([home_dir() / ".factory" / "sessions"])
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
+        return [home_dir() / ".factory" / "sessions"]
 
     def discover(self, root: Path) -> Iterator[Path]:
         """`<project-dir>/<uuid>.jsonl` under the sessions folder (or `~/.factory`, or one project dir)."""

@@ -73,12 +73,10 @@ class GeminiAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        roots: list[Path] = []
-        for home in _gemini_homes():
-            candidate = home / "tmp"
-            if candidate.is_dir() and candidate not in roots:
-                roots.append(candidate)
-        return roots
+        return [c for c in self.candidate_roots() if c.is_dir()]
+
+    def candidate_roots(self) -> list[Path]:
+        return list(dict.fromkeys(home / "tmp" for home in _gemini_homes()))
 
     def discover(self, root: Path) -> Iterator[Path]:
         """Every chat file under root: `chats/session-*.json[l]` and sub-agent `chats/<parent>/*.jsonl`.

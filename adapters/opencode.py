@@ -90,6 +90,9 @@ class OpenCodeAdapter:
     project_files = (str(GO_DB),)
 
     def default_roots(self) -> list[Path]:
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
         home = home_dir()
         candidates: list[Path] = []
         if os.environ.get("OPENCODE_DATA_DIR"):
@@ -98,7 +101,7 @@ class OpenCodeAdapter:
             candidates.append(Path(os.environ["XDG_DATA_HOME"]) / "opencode")
         # Linux, macOS and Windows alike: OpenCode uses ~/.local/share/opencode everywhere.
         candidates.append(home / ".local" / "share" / "opencode")
-        return existing_dirs(candidates)
+        return candidates
 
     def discover(self, root: Path) -> Iterator[Path]:
         """The databases, then one session file per session of the JSON tree, each sorted."""

@@ -78,13 +78,16 @@ class PiAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
         """`$PI_CODING_AGENT_DIR/sessions` when set (pi's own override), else `~/.pi/agent/sessions`."""
         candidates: list[Path] = []
         agent_dir = os.environ.get("PI_CODING_AGENT_DIR", "").strip()
         if agent_dir:
             candidates.append(_expand_home(agent_dir) / "sessions")
         candidates.append(home_dir() / ".pi" / "agent" / "sessions")
-        return existing_dirs(candidates)
+        return candidates
 
     def discover(self, root: Path) -> Iterator[Path]:
         """`--<cwd slug>--/<ts>_<uuid>.jsonl` under the sessions folder (or `~/.pi`, `~/.pi/agent`,

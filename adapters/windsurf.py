@@ -86,7 +86,10 @@ class WindsurfAdapter:
     name = AGENT
 
     def default_roots(self) -> list[Path]:
-        return existing_dirs([home_dir() / ".windsurf" / "transcripts"])
+        return existing_dirs(self.candidate_roots())
+
+    def candidate_roots(self) -> list[Path]:
+        return [home_dir() / ".windsurf" / "transcripts"]
 
     def discover(self, root: Path) -> Iterator[Path]:
         """`<trajectory_id>.jsonl` in the transcripts folder (or in `~/.windsurf`)."""

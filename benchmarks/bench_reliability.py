@@ -84,6 +84,7 @@ def team_repo(path: Path) -> Path:
         ["remote", "add", "origin", TEAM_REMOTE],
     ):
         git(path, *args)
+    (path / ".smriti").mkdir(exist_ok=True)  # set up for sharing, as `smriti init` leaves it
     return path
 
 
@@ -330,7 +331,7 @@ def kill_runs(op: Operation, work: Path, runs: int, rng: random.Random, startup:
 def concurrent_rounds(work: Path, corpus: Path, repo: Path, rounds: int) -> Tally:
     tally = Tally()
     ingest = ["ingest", "--agent", "claude-code", "--path", str(corpus), "-q"]
-    sync = ["sync", "--repo", str(repo), "-q"]
+    sync = ["sync", "--repo", str(repo), "--no-fetch", "-q"]  # the remote is a name only
     sequential = work / "concurrent-clean" / "data"
     for argv in (ingest, sync):
         if user_error(run(argv, sequential)):
@@ -383,7 +384,7 @@ def first_use(work: Path, corpus: Path, repo: Path, rounds: int) -> Tally:
     as a user would, and the store is compared with a sequential run."""
     tally = Tally()
     ingest = ["ingest", "--agent", "claude-code", "--path", str(corpus), "-q"]
-    sync = ["sync", "--repo", str(repo), "-q"]
+    sync = ["sync", "--repo", str(repo), "--no-fetch", "-q"]  # the remote is a name only
     readers = [
         ["recall", "zebra3 topic4", "--json"],
         ["recall", "connection pool exhausted", "--json"],
@@ -489,7 +490,7 @@ def main() -> int:
             op = Operation("share", ["share", "--project", "teamproj", "--json"], template=template, with_repo=True)
             rows.append((f"`share` ({args.share_sessions} sessions)", kill_runs(op, work, args.runs, rng, startup)))
         if "sync" in ops:
-            op = Operation("sync", ["sync", "--repo", str(repo), "-q"])
+            op = Operation("sync", ["sync", "--repo", str(repo), "--no-fetch", "-q"])
             rows.append((f"`sync` ({args.items} files)", kill_runs(op, work, args.runs, rng, startup)))
         if "concurrent" in ops:
             rows.append(

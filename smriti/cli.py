@@ -45,6 +45,46 @@ def _app(ctx: click.Context) -> App:
     return app
 
 
+def _check_agents(app: App, agents: tuple[str, ...] | list[str]) -> None:
+    """An agent smriti has no adapter for is a usage error (exit 2), listing the ones it has."""
+    known = app.registry.names
+    for name in agents:
+        if name not in app.registry.adapters:
+            raise click.BadParameter(f"unknown agent {name!r}; supported: {', '.join(known)}", param_hint="'--agent'")
+
+
+def _check_category(app: App, category: str | None, repo: Path | None = None) -> None:
+    """A category that exists nowhere would filter everything out without a word: a usage error
+    (exit 2) listing the valid ones, as `smriti tag` does. Valid: the taxonomy (the team's own
+    categories of `repo` included) and the categories of knowledge items synced from a team."""
+    if not category:
+        return
+    value = category.strip("/")
+    synced = {r["category"] for r in app.store.knowledge_counts()}
+    if app.store.has_category(value) or value in synced:
+        return
+    from smriti.digest.apply import Enricher
+
+    # The taxonomy (the team's too) is written to the store when an ingest first uses it; one that
+    # has not happened yet must not make a built-in category unknown.
+    Enricher(app.store).settings_for_repo(str(repo) if repo else None)
+    if app.store.has_category(value):
+        return
+    known = sorted({r["id"] for r in app.store.category_rows()} | synced)
+    raise click.BadParameter(f"unknown category {category!r}; known: {', '.join(known)}", param_hint="'--category'")
+
+
+# Warnings a text ingest prints before "and N more": a first ingest of a whole machine can find
+# many partly readable files, and the summary line must stay in view.
+SHOWN_WARNINGS = 20
+
+
+def _count(n: int, noun: str) -> str:
+    from smriti.render import plural
+
+    return plural(n, noun)
+
+
 def _short(text: str | None, width: int) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -56,8 +96,9 @@ def cli() -> None:
     """smriti: one memory of everything your AI coding agents learned.
 
     \b
-    Ingest your agents' sessions, search them, and (soon) share what is worth keeping
-    with your team. Data lives in `smriti path` (override with SMRITI_HOME).
+    Ingest your agents' sessions, search and recall them, share what is worth keeping
+    with your team (`smriti init`, `share`, `sync`). Data lives in `smriti path`
+    (override with SMRITI_HOME).
 
     \b
     Example:
@@ -83,8 +124,16 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
     """Read new agent sessions into the store and index (incremental).
 
     Without --path, reads every agent whose log folders exist on this machine. A second run
-    with nothing new adds nothing. Exit 1 when any source could not be read (the rest is
-    still ingested).
+    with nothing new adds nothing. Repeated problems are shown once per file with a count.
+
+    \b
+    Exit codes:
+      0  every source was read; lines or records it had to skip are reported
+         (errors/warnings in --json) and the rest of each source is stored
+      1  some source could not be read at all (missing, unreadable, unrecognised,
+         nothing but bad lines): listed in `unreadable`; everything else was still
+         ingested, and that source is read and reported again on the next run
+      2  usage error (an unknown --agent, a bad option)
 
     \b
     Example:
@@ -105,10 +154,13 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
                     "messages_added": 0,
                     "errors": [],
                     "warnings": [],
+                    "unreadable": [],
+                    "problem_groups": [],
                 }
             )
         return
     app = _app(ctx)
+    _check_agents(app, agents)
     show_progress = not quiet and sys.stderr.isatty()
     with ExitStack() as stack:
         bar = None
@@ -127,16 +179,26 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
     if json_:
         emit_json(result.to_json())
     else:
+        from smriti.ingest import describe_group
+
         click.echo(
-            f"{result.sessions_found} sessions found in {result.files_seen} sources "
+            f"{_count(result.sessions_found, 'session')} found in {_count(result.files_seen, 'source')} "
             f"({result.files_unchanged} unchanged); {result.sessions_ingested} ingested, "
-            f"{result.messages_added} new messages."
+            f"{_count(result.messages_added, 'new message')}."
         )
-        if result.warnings and not quiet:
-            click.echo(f"{len(result.warnings)} warning(s); see --json for all.", err=True)
-        for problem in result.errors:
-            click.echo(f"error: {problem}", err=True)
-    if result.errors:
+        groups = result.problem_groups()
+        warnings = [g for g in groups if g["severity"] == "warning"]
+        for group in [g for g in groups if g["severity"] == "error"] + ([] if quiet else warnings[:SHOWN_WARNINGS]):
+            click.echo(f"{group['severity']}: {describe_group(group)}", err=True)
+        if not quiet and len(warnings) > SHOWN_WARNINGS:
+            click.echo(f"and {len(warnings) - SHOWN_WARNINGS} more warnings (--json lists all).", err=True)
+        if result.unreadable:
+            click.echo(
+                f"{_count(len(result.unreadable), 'source')} could not be read (fix, remove or exclude "
+                "them in config.toml); everything else was ingested.",
+                err=True,
+            )
+    if result.unreadable:
         ctx.exit(1)
 
 
@@ -179,12 +241,11 @@ def search(
         smriti search migration --agent claude-code --since 7d --json
         smriti search psycopg --kind knowledge
     """
-    from smriti.ingest import check_agents
     from smriti.search import search as run_search
 
     app = _app(ctx)
-    if agents:
-        check_agents(app.registry, agents)
+    _check_agents(app, agents)
+    _check_category(app, category)
     hits = run_search(
         app.store,
         app.index,
@@ -276,12 +337,11 @@ def sessions(
         smriti sessions --agent claude-code --limit 5
         smriti sessions --project payments-api --category bug --json
     """
-    from smriti.ingest import check_agents
     from smriti.search import category_filter, project_keys
 
     app = _app(ctx)
-    if agent:
-        check_agents(app.registry, [agent])
+    _check_agents(app, [agent] if agent else [])
+    _check_category(app, category)
     keys = project_keys(app.store, project)
     cats = category_filter(app.store, category)
     if category and not cats:
@@ -293,7 +353,12 @@ def sessions(
         emit_json([r.to_json() for r in rows])
         return
     if not rows:
-        click.echo("No sessions yet: run `smriti ingest`.", err=True)
+        given = (("agent", agent), ("project", project), ("category", category))
+        filters = [f"--{name} {value}" for name, value in given if value]
+        if filters and app.store.list_sessions(limit=1):
+            click.echo(f"No sessions match {' '.join(filters)}.", err=True)
+        else:
+            click.echo("No sessions yet: run `smriti ingest`.", err=True)
         return
     for r in rows:
         when = (r.started_at or "")[:16].replace("T", " ")
@@ -332,6 +397,7 @@ def knowledge(
     from smriti.search import category_filter, project_keys
 
     app = _app(ctx)
+    _check_category(app, category)
     keys = project_keys(app.store, project)
     cats = category_filter(app.store, category)
     if category and not cats:
@@ -512,7 +578,7 @@ def categorize_cmd(ctx: click.Context, all_: bool, session_ids: tuple[str, ...],
     if json_:
         emit_json(result.to_json())
         return
-    click.echo(f"Categorized {result.sessions} sessions ({result.changed} changed).")
+    click.echo(f"Categorized {_count(result.sessions, 'session')} ({result.changed} changed).")
     for cat, n in result.categories.items():
         click.echo(f"  {cat:28} {n}")
 
@@ -656,6 +722,7 @@ def init(repo: Path | None, json_: bool) -> None:
     help="How much conversation to include (default: the team config, else condensed).",
 )
 @click.option("supersedes", "--supersedes", multiple=True, help="Item id this share replaces (with one --session).")
+@click.option("--force", is_flag=True, help="Share a --session of another project into this repo (on purpose).")
 @click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
 def share(
@@ -669,11 +736,14 @@ def share(
     refresh: bool,
     transcript: str | None,
     supersedes: tuple[str, ...],
+    force: bool,
     json_: bool,
 ) -> None:
     """Write sessions worth keeping as redacted knowledge files in the repo's .smriti/knowledge/.
 
-    Without --session, shares this repo's categorized sessions (the team config's categories).
+    Run `smriti init` in the repo first. Without --session, shares this repo's categorized
+    sessions (the team config's categories); a --session of another project is refused unless
+    --force.
     Secrets, e-mail addresses and home paths are redacted first; an item where anything still
     looks secret is skipped with the reason. Commit the files and open a pull request.
 
@@ -685,9 +755,11 @@ def share(
     from smriti.team.share import share as run_share
 
     app = _app(ctx)
+    root = _repo(repo)
+    _check_category(app, category, root)
     result = run_share(
         app.store,
-        _repo(repo),
+        root,
         session_ids=session_ids,
         project=project,
         category=category,
@@ -696,6 +768,7 @@ def share(
         refresh=refresh,
         transcript=transcript,
         supersedes=supersedes,
+        force=force,
     )
     if json_:
         emit_json(result.to_json())
@@ -735,18 +808,26 @@ def unshare(ctx: click.Context, item_id: str, repo: Path | None, json_: bool) ->
 @click.option("repo", "--repo", type=click.Path(path_type=Path, file_okay=False), help="The team repo.")
 @click.option("--ref", help="Import from this branch or commit instead of the default branch.")
 @click.option("--worktree", is_flag=True, help="Import the files on disk (unreviewed drafts too).")
+@click.option(
+    "fetch", "--fetch/--no-fetch", default=True, show_default=True, help="Fetch the remote first (git fetch origin)."
+)
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing (for git hooks).")
 @click.option("json_", "--json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool, quiet: bool, json_: bool) -> None:
+def sync(
+    ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool, fetch: bool, quiet: bool, json_: bool
+) -> None:
     """Import the team's reviewed knowledge (the default branch's .smriti/knowledge/).
 
-    New, edited, moved and removed files are applied by item id; broken or hostile files are
-    rejected with a reason and the rest is imported.
+    Fetches the remote first, so what teammates merged is seen; offline, or without a remote,
+    it warns and imports the branch as this clone last saw it. New, edited, moved and removed
+    files are applied by item id; broken or hostile files are rejected with a reason and the
+    rest is imported.
 
     \b
     Example:
         smriti sync
+        smriti sync --no-fetch
         smriti sync --ref origin/release --json
     """
     from smriti.team.sync import sync as run_sync
@@ -754,8 +835,11 @@ def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool,
     if ref and worktree:
         raise click.UsageError("--ref and --worktree exclude each other")
     app = _app(ctx)
-    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree)
+    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree, fetch_first=fetch)
     app.index.sync(app.store)
+    if not quiet:
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
     if json_:
         emit_json(result.to_json())
     elif not quiet:
@@ -768,7 +852,7 @@ def sync(ctx: click.Context, repo: Path | None, ref: str | None, worktree: bool,
 
 
 @cli.command()
-@click.argument("targets", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("targets", metavar="[PATH]...", nargs=-1, type=click.Path(path_type=Path))
 @click.option("json_", "--json", is_flag=True, help="Print files and problems as JSON.")
 @click.pass_context
 def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
@@ -794,7 +878,7 @@ def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
         for w in result.warnings:
             where = f"{w['path']}:{w['line']}" if w["line"] else w["path"]
             click.echo(f"{where}: warning: {w['rule']}: {w['message']}", err=True)
-        click.echo(f"{result.files} files checked, {len(result.problems)} problems.", err=True)
+        click.echo(f"{_count(result.files, 'file')} checked, {_count(len(result.problems), 'problem')}.", err=True)
     if result.problems:
         ctx.exit(1)
 
@@ -1032,12 +1116,12 @@ def forget(
     keys = project_keys(app.store, project) if project else None
     if (project or agent) and not yes and not json_ and sys.stdin.isatty():
         n = len(app.store.session_keys(project_keys=keys, agent=agent))
-        click.confirm(f"Forget {n} session(s)?", abort=True)
+        click.confirm(f"Forget {_count(n, 'session')}?", abort=True)
     result = run_forget(app.store, app.index, session=ident, project_keys=keys, agent=agent)
     if json_:
         emit_json(result)
         return
-    click.echo(f"Forgot {result['sessions']} session(s).")
+    click.echo(f"Forgot {_count(result['sessions'], 'session')}.")
 
 
 @cli.command()
@@ -1061,9 +1145,9 @@ def prune(ctx: click.Context, days: int, kind: str | None, json_: bool) -> None:
         emit_json(result)
         return
     if kind:
-        click.echo(f"Removed {result['messages_removed']} tool output(s) older than {result['cutoff']}.")
+        click.echo(f"Removed {_count(result['messages_removed'], 'tool output')} older than {result['cutoff']}.")
     else:
-        click.echo(f"Removed {result['sessions_removed']} session(s) older than {result['cutoff']}.")
+        click.echo(f"Removed {_count(result['sessions_removed'], 'session')} older than {result['cutoff']}.")
 
 
 @cli.command()
@@ -1137,7 +1221,7 @@ def index_rebuild(ctx: click.Context) -> None:
     """
     app = _app(ctx)
     n = app.index.rebuild(app.store)
-    click.echo(f"Indexed {n} messages.")
+    click.echo(f"Indexed {_count(n or 0, 'message')}.")
 
 
 @index.command("path")
@@ -1182,10 +1266,14 @@ def path_cmd(all_: bool, json_: bool) -> None:
 @click.option("json_", "--json", is_flag=True, help="Print adapters as JSON.")
 @click.pass_context
 def adapters(ctx: click.Context, json_: bool) -> None:
-    """List the agent adapters, where they look, and how many sources they find.
+    """List the agent adapters, where each reads its logs from, and how many sessions it finds.
+
+    Every default location is listed, found on this machine or not (the missing ones marked);
+    `[roots]` in config.toml adds more, and `smriti ingest --path` reads any file or folder.
 
     \b
     Example:
+        smriti adapters
         smriti adapters --json
     """
     from smriti.status import adapter_report
@@ -1197,6 +1285,13 @@ def adapters(ctx: click.Context, json_: bool) -> None:
     if json_:
         emit_json(rows)
         return
+    home = str(paths.home()).rstrip("/") + "/"
     for r in rows:
-        roots = ", ".join(r["default_roots"]) or "(no log folder on this machine)"
-        click.echo(f"{r['name']:14} {r['origin']:10} {r['sessions_found']:6} sessions  {roots}")
+        click.echo(f"{r['name']:14} {r['origin']:10} {_count(r['sessions_found'], 'session'):>14}")
+        for root in r["default_roots"]:
+            shown = "~/" + root[len(home) :] if root.startswith(home) else root  # --json has it in full
+            click.echo(f"    {shown}" + ("" if root in r["existing_roots"] else "  (not found)"))
+        if r["project_files"]:
+            click.echo(f"    {', '.join(r['project_files'])} at the root of every project smriti knows")
+        if not r["default_roots"] and not r["project_files"]:
+            click.echo("    only what `smriti ingest --path` is given")

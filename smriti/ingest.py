@@ -3,11 +3,23 @@
 Incremental and idempotent: a source whose size, mtime and inode are unchanged is not opened;
 an appended one is read from the adapter's resume point; the store dedupes by message key, so
 re-reading a file (or a resumed session replaying another's lines) adds nothing.
+
+Problems come in two weights, and the exit code of `smriti ingest` follows them:
+- a source that could not be read at all (missing, unreadable, no adapter recognises it, the
+  adapter failed, or nothing but problems came out of it) is listed in `unreadable` and makes the
+  run exit 1. It is not remembered as read, so every run reads and reports it again (the same
+  answer for the same files, whatever ran before) until it is fixed, removed or excluded;
+- lines or records skipped in a source that was otherwise read are reported (`errors` and
+  `warnings`, as the adapter classed them) and the run still exits 0: the rest is stored, and the
+  source is remembered as read so an appended transcript is read incrementally; its errors stay
+  visible in `smriti status`.
+An empty file is not a problem: an agent creates its log before writing to it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +55,24 @@ class IngestResult:
     skipped: list[dict[str, str]] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # sources nothing could be read from: exit 1
+
+    def problem_groups(self) -> list[dict[str, Any]]:
+        """The errors and warnings with repeats folded: one entry per source and kind of problem
+        ("invalid UTF-8 at byte 12" and "... at byte 80" are one kind), with how many and on which
+        lines, so 81 junk lines in one file are one line of output, not 81."""
+        groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for severity, problems in (("error", self.errors), ("warning", self.warnings)):
+            for p in problems:
+                key = (severity, p.path, _DIGITS.sub("N", p.error))
+                group = groups.get(key)
+                if group is None:
+                    group = groups[key] = {"severity": severity, "path": p.path, "error": p.error, "count": 0}
+                    group["lines"] = []
+                group["count"] += 1
+                if p.line is not None:
+                    group["lines"].append(p.line)
+        return list(groups.values())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,7 +87,22 @@ class IngestResult:
             "skipped": self.skipped,
             "errors": [_problem_json(p) for p in self.errors],
             "warnings": [_problem_json(p) for p in self.warnings],
+            "unreadable": self.unreadable,
+            "problem_groups": self.problem_groups(),
         }
+
+
+# Numbers inside a problem (a byte offset, a line, a size) do not make it another kind of problem.
+_DIGITS = re.compile(r"\d+")
+
+
+def describe_group(group: dict[str, Any]) -> str:
+    """One line for a person: `x.jsonl: line 3: invalid UTF-8 ...; and 80 more lines like it`."""
+    lines = group["lines"]
+    where = f"line {lines[0]}: " if lines else ""
+    more = group["count"] - 1
+    tail = f" (and {more} more {'line' if lines else 'time'}{'' if more == 1 else 's'} like it)" if more else ""
+    return f"{group['path']}: {where}{group['error']}{tail}"
 
 
 def _problem_json(p: Problem) -> dict[str, Any]:
@@ -109,12 +154,14 @@ def plan_sources(
         for path in paths:
             if not path.exists():
                 result.errors.append(Problem(str(path), "no such file or directory"))
+                result.unreadable.append(str(path))
                 continue
             candidates = chosen or ([a] if (a := _detect(registry, path)) else [])
             if not candidates:
                 result.errors.append(
                     Problem(str(path), f"no adapter recognises this; pass --agent (one of {', '.join(registry.names)})")
                 )
+                result.unreadable.append(str(path))
                 continue
             for adapter in candidates:
                 tasks.extend((adapter, p) for p in adapter.discover(path))
@@ -176,6 +223,10 @@ def _ingest_source(
         st = os.stat(path)
     except OSError as exc:
         result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
+        result.unreadable.append(spath)
+        return
+    if stat.S_ISREG(st.st_mode) and st.st_size == 0 and not (known and known.sessions):
+        result.skipped.append({"path": spath, "reason": "empty file: nothing to read yet"})
         return
     size, mtime_ns = _fingerprint(path, st)
     if (
@@ -195,15 +246,29 @@ def _ingest_source(
         parsed: ParseResult = adapter.parse(path, resume)
     except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
         result.errors.append(Problem(spath, f"adapter {adapter.name!r} failed: {type(exc).__name__}: {exc}"))
+        result.unreadable.append(spath)
         store.save_source_errors(spath, adapter.name, [_problem_line(p) for p in result.errors[before:]])
         return
     result.files_read += 1
     result.errors.extend(parsed.errors)
     result.warnings.extend(parsed.warnings)
-    if resume is None and parsed.sessions and not any(s.messages for s in parsed.sessions):
+    has_messages = any(s.messages for s in parsed.sessions)
+    if resume is None and parsed.sessions and not has_messages:
         result.errors.append(
             Problem(spath, f"found {len(parsed.sessions)} session(s) but no messages: the format may have changed")
         )
+    if resume is None and not has_messages and (parsed.errors or parsed.warnings or len(result.errors) > before):
+        # Nothing but problems (a junk file, another agent's log read with the wrong --agent): not
+        # remembered as read, so the next run, with --json or not, reports the same problems.
+        if len(result.errors) == before:
+            result.errors.append(
+                Problem(spath, f"nothing readable as {adapter.name}: another agent's log? (see --agent)")
+            )
+        result.unreadable.append(spath)
+        store.save_source_errors(
+            spath, adapter.name, [_problem_line(p) for p in [*result.errors[before:], *parsed.warnings]]
+        )
+        return
     native_ids = list(known.sessions) if known else []
     for session in parsed.sessions:
         if session.native_id not in native_ids:
@@ -241,7 +306,8 @@ def _store_session(
     if store.is_tombstoned(session.agent, session.native_id):
         return
     if any(m.kind == "prompt" and NO_SAVE_MARKER in m.text.lower() for m in session.messages):
-        store.delete_session(session.agent, session.native_id, reason="no-save")
+        if store.delete_session(session.agent, session.native_id, reason="no-save"):
+            store.drop_orphan_blobs()  # its texts go too (forget and prune do the same), or doctor flags them
         result.skipped.append({"session": session.native_id, "reason": f"'{NO_SAVE_MARKER}' marker"})
         return
     proj = projects.resolve(session.cwd)

@@ -27,6 +27,11 @@ def _console() -> Any:
     return Console(file=sys.stdout, highlight=False, emoji=False, width=200 if wide else None)
 
 
+def plural(n: int, noun: str) -> str:
+    """`1 session`, `2 sessions`, `0 problems`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def human_bytes(n: int | None) -> str:
     size = float(n or 0)
     for unit in ("B", "KB", "MB", "GB"):
@@ -92,11 +97,11 @@ def status_tables(data: StatusReport) -> list[Any]:
     overview.add_row("data dir", f"{e(data['data_dir'])} ({human_bytes(data['data_dir_bytes'])})")
     overview.add_row(
         "store",
-        f"{data['sessions']} sessions, {data['messages']} messages, {data['projects']} projects "
-        f"({human_bytes(data['store_bytes'])})",
+        f"{plural(data['sessions'], 'session')}, {plural(data['messages'], 'message')}, "
+        f"{plural(data['projects'], 'project')} ({human_bytes(data['store_bytes'])})",
     )
-    overview.add_row("knowledge", f"{data['knowledge']} items")
-    overview.add_row("sources", f"{data['sources']} files read, last ingest {ago(data['last_ingest'])}")
+    overview.add_row("knowledge", plural(data["knowledge"], "item"))
+    overview.add_row("sources", f"{plural(data['sources'], 'file')} read, last ingest {ago(data['last_ingest'])}")
     overview.add_row("index", "fresh" if idx["fresh"] else "[red]needs attention[/] (see Index below)")
     if data["disabled"]:
         overview.add_row("disabled", "[yellow]SMRITI_DISABLE is set: nothing is recorded or recalled[/]")
@@ -105,7 +110,7 @@ def status_tables(data: StatusReport) -> list[Any]:
     agents = _table("Agents", "agent", "#sessions", "#messages", "#sources", "last ingest", "errors")
     for name, a in data["by_agent"].items():
         errs = (
-            f"[red]{a['sources_with_errors']} source(s), {a['errors']} problem(s)[/]"
+            f"[red]{plural(a['sources_with_errors'], 'source')}, {plural(a['errors'], 'problem')}[/]"
             if a["sources_with_errors"]
             else "-"
         )
@@ -120,22 +125,30 @@ def status_tables(data: StatusReport) -> list[Any]:
         errors = _table("Adapter errors (last read of each source)", "agent", "source", "#problems", "first problem")
         for err in shown:
             errors.add_row(e(err["agent"]), e(err["path"]), str(err["errors"]), e(err["error"]))
-        out.append(Group(errors, f"and {more} more source(s) (`smriti status --json` lists all)") if more else errors)
+        more_sources = f"and {plural(more, 'more source')} (`smriti status --json` lists all)"
+        out.append(Group(errors, more_sources) if more else errors)
 
-    projects = data["by_project"]
-    more = len(projects) - TOP_PROJECTS
+    # Counted as the overview counts them: sessions outside any project are a row of their own,
+    # never "a project", so "N projects" and "top 10 of N" agree.
+    named = [p for p in data["by_project"] if p["project_key"] is not None]
+    outside = [p for p in data["by_project"] if p["project_key"] is None]
+    more = len(named) - TOP_PROJECTS
     ptable = _table(
-        "Projects" + (f" (top {TOP_PROJECTS} of {len(projects)})" if more > 0 else ""),
+        "Projects" + (f" (top {TOP_PROJECTS} of {len(named)})" if more > 0 else ""),
         "project",
         "#sessions",
         "#messages",
         "last activity",
     )
-    for p in projects[:TOP_PROJECTS]:
+    for p in named[:TOP_PROJECTS] + outside:
         ptable.add_row(
-            e(p["project"] or "(no project)"), str(p["sessions"]), str(p["messages"]), ago(p["last_activity"])
+            e(p["project"] if p["project_key"] is not None else "(no project)"),
+            str(p["sessions"]),
+            str(p["messages"]),
+            ago(p["last_activity"]),
         )
-    out.append(Group(ptable, f"and {more} more project(s) (`smriti status --json` lists all)") if more > 0 else ptable)
+    more_projects = f"and {plural(more, 'more project')} (`smriti status --json` lists all)"
+    out.append(Group(ptable, more_projects) if more > 0 else ptable)
 
     cats = _table("Categories", "category (primary)", "#sessions")
     for top, n in data["by_top_category"].items():
@@ -170,7 +183,7 @@ def status_tables(data: StatusReport) -> list[Any]:
     else:
         know.add_row(
             "pending shares",
-            f"{ps['count']} knowledge file(s) not committed in {e(ps['repo'])} "
+            f"{plural(ps['count'], 'knowledge file')} not committed in {e(ps['repo'])} "
             f"({ps['new']} new, {ps['modified']} modified; {ps['by_share']} written by share)"
             + (f"; {ps['deleted']} deleted" if ps["deleted"] else ""),
         )
@@ -189,8 +202,8 @@ def status_tables(data: StatusReport) -> list[Any]:
         htable.add_row("installed", "none (`smriti hooks install --agent A`)")
     htable.add_row(
         "last 24 h",
-        f"{hooks['runs_24h']} recall(s), "
-        + (f"[red]{hooks['failures_24h']} failure(s)[/]" if hooks["failures_24h"] else "0 failures"),
+        f"{plural(hooks['runs_24h'], 'recall')}, "
+        + (f"[red]{plural(hooks['failures_24h'], 'failure')}[/]" if hooks["failures_24h"] else "0 failures"),
     )
     last = hooks.get("last_failure")
     if last:
@@ -208,7 +221,7 @@ def status_tables(data: StatusReport) -> list[Any]:
         if not inj
         else e(
             f"{ago(inj['time'])} {inj['agent']} {inj['event']}, {inj['chars'] or 0} chars, "
-            f"{len(inj['items'] or [])} item(s)"
+            f"{plural(len(inj['items'] or []), 'item')}"
         ),
     )
     out.append(htable)
@@ -225,7 +238,8 @@ def status_tables(data: StatusReport) -> list[Any]:
     elif idx["documents"] < idx["expected"]:
         state = "[red]fewer documents than the store holds[/]: `smriti doctor --repair`"
     else:
-        state = f"[yellow]{idx['pending']} change(s) not indexed yet[/] (the next ingest or `smriti doctor --repair`)"
+        waiting = plural(idx["pending"], "change")
+        state = f"[yellow]{waiting} not indexed yet[/] (the next ingest or `smriti doctor --repair`)"
     itable.add_row("state", state)
     out.append(itable)
     return out

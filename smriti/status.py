@@ -333,7 +333,12 @@ def adapter_report(app: App) -> list[dict[str, Any]]:
     rows = []
     for name in app.registry.names:
         reg = app.registry.adapters[name]
-        roots = [r for r in reg.adapter.default_roots() if r.exists()]
+        # Every place the agent's logs would be read from, found here or not: the answer to "where
+        # does smriti look for X?" must not be an empty list on a machine without X.
+        candidates = getattr(reg.adapter, "candidate_roots", reg.adapter.default_roots)()
+        configured = [Path(r).expanduser() for r in app.config.roots.get(name, ())]
+        looked = list(dict.fromkeys([*candidates, *reg.adapter.default_roots(), *configured]))
+        roots = [r for r in looked if r.exists()]
         sources = sessions = 0
         for root in roots:
             for path in reg.adapter.discover(root):
@@ -343,7 +348,9 @@ def adapter_report(app: App) -> list[dict[str, Any]]:
             {
                 "name": name,
                 "origin": reg.origin,
-                "default_roots": [str(r) for r in roots],
+                "default_roots": [str(r) for r in looked],  # where it looks (config.toml [roots] included)
+                "existing_roots": [str(r) for r in roots],  # which of those are on this machine
+                "project_files": list(getattr(reg.adapter, "project_files", ())),
                 "sources_found": sources,
                 "sessions_found": sessions,
             }

@@ -71,12 +71,30 @@ def test_a_broken_adapter_is_a_warning_naming_it_and_the_rest_still_run(tmp_path
 
 
 def test_adapters_json_counts_sessions_in_default_roots(runner, isolated_env: Path) -> None:
-    from conftest import claude_tree, invoke_json
+    from conftest import claude_tree, invoke, invoke_json
 
     claude_tree(isolated_env, sorted((EXAMPLES / "claude-code").rglob("*.jsonl")))
     rows = {r["name"]: r for r in invoke_json(runner, "adapters")}
-    assert set(rows["claude-code"]) == {"name", "origin", "default_roots", "sources_found", "sessions_found"}
+    assert set(rows["claude-code"]) == {
+        "name",
+        "origin",
+        "default_roots",
+        "existing_roots",
+        "project_files",
+        "sources_found",
+        "sessions_found",
+    }
     assert (rows["claude-code"]["sessions_found"], rows["claude-code"]["origin"]) == (3, "builtin")
-    assert rows["codex"]["default_roots"] == [] and rows["codex"]["sessions_found"] == 0
+    claude_roots = [str(isolated_env / ".claude" / "projects"), str(isolated_env / ".config" / "claude" / "projects")]
+    assert rows["claude-code"]["default_roots"] == claude_roots
+    assert rows["claude-code"]["existing_roots"] == claude_roots[:1]
+    # an agent with nothing on this machine still says where it would read from (issue #16)
+    codex = [str(isolated_env / ".codex" / "sessions"), str(isolated_env / ".codex" / "archived_sessions")]
+    assert (rows["codex"]["default_roots"], rows["codex"]["existing_roots"]) == (codex, [])
+    assert rows["codex"]["sessions_found"] == 0
+    assert all(r["default_roots"] or r["project_files"] for name, r in rows.items() if name != "generic")
+    assert rows["aider"]["project_files"] == [".aider.chat.history.md"]
+    text = invoke(runner, "adapters").stdout
+    assert "    ~/.codex/sessions  (not found)\n" in text and "    ~/.claude/projects\n" in text
     invoke_json(runner, "ingest")
     assert {r["name"]: r for r in invoke_json(runner, "adapters")}["claude-code"]["sessions_found"] == 3

@@ -79,6 +79,7 @@ def _team_repo(path: Path) -> Path:
         ["remote", "add", "origin", TEAM_REMOTE],
     ):
         _git(path, *cmd)
+    (path / ".smriti").mkdir()  # set up for sharing, as `smriti init` leaves it (share refuses otherwise)
     return path
 
 
@@ -329,7 +330,7 @@ def test_concurrent_ingest_recall_and_sync_lose_nothing(tmp_path: Path) -> None:
     repo = _knowledge_repo(tmp_path / "team", 400)
     data, clean = tmp_path / "data", tmp_path / "clean"
     ingest = ["ingest", "--agent", "claude-code", "--path", str(corpus), "-q"]
-    sync = ["sync", "--repo", str(repo), "-q"]
+    sync = ["sync", "--repo", str(repo), "--no-fetch", "-q"]  # its remote is a name only
     env = {**os.environ, **_env(data)}
     _first_open(data)
 
@@ -392,12 +393,17 @@ def test_a_killed_sync_leaves_a_consistent_store(tmp_path: Path) -> None:
     clone = _knowledge_repo(tmp_path / "clone", 1500)
     env = {**os.environ, "SMRITI_HOME": str(tmp_path / "data")}
     proc = subprocess.Popen(
-        [*_exe(), "sync", "--repo", str(clone), "-q"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        [*_exe(), "sync", "--repo", str(clone), "--no-fetch", "-q"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     time.sleep(1.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    again = run_smriti("sync", "--repo", str(clone), "--json", env={"SMRITI_HOME": str(tmp_path / "data")})
+    again = run_smriti(
+        "sync", "--repo", str(clone), "--no-fetch", "--json", env={"SMRITI_HOME": str(tmp_path / "data")}
+    )
     assert again.returncode == 0, again.stderr
     out = json.loads(again.stdout)
     assert out["rejected"] == [] and out["imported"] + out["unchanged"] + out["updated"] == 1500
@@ -476,7 +482,7 @@ def _random_kills(op: str, tmp_path: Path, seed: int, runs: int) -> tuple[int, i
         argv = ["ingest", "--agent", "claude-code", "--path", str(corpus), "-q"]
     elif op == "sync":
         knowledge_repo = _knowledge_repo(tmp_path / "team", 1200)
-        argv = ["sync", "--repo", str(knowledge_repo), "-q"]
+        argv = ["sync", "--repo", str(knowledge_repo), "--no-fetch", "-q"]  # the kill lands in the import
     else:
         template, argv = _shared_setup(tmp_path, 250, seed)
 

@@ -274,6 +274,57 @@ def test_a_fetch_is_enough_without_origin_head(team, tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["unchanged"] == 1
 
 
+def test_sync_fetches_what_a_teammate_pushed(team) -> None:
+    """bob never runs git himself: sync fetches origin, so alice's push is imported; --no-fetch reads
+    the clone as it is (and says nothing new arrived)."""
+    alice, bob = team
+    zorblax(alice)
+    alice.share("--session", "sess-zorblax")
+    alice.commit_push("share the zorblax fix")
+    before = bob.git("rev-parse", "origin/main").strip()
+
+    stale = bob.sync("--no-fetch")
+    assert (stale["imported"], stale["fetched"], stale["warnings"]) == (0, None, [])
+    assert stale["commit"] == before
+
+    out = bob.sync()
+    assert (out["imported"], out["fetched"], out["warnings"]) == (1, "origin", [])
+    assert out["commit"] == bob.git("rev-parse", "origin/main").strip() != before
+    assert "zorblax" in bob.knowledge_items()[0].body
+    # the local branch is untouched: a fetch moves only the remote-tracking refs
+    assert bob.git("rev-parse", "main").strip() == before
+
+
+def test_sync_offline_or_without_a_remote_warns_and_reads_the_local_ref(team, tmp_path: Path) -> None:
+    alice, bob = team
+    zorblax(alice)
+    alice.share("--session", "sess-zorblax")
+    alice.commit_push("share")
+    bob.git("fetch", "-q", "origin")
+    bob.git("remote", "set-url", "origin", str(tmp_path / "gone.git"))  # the remote is unreachable
+    result = bob.run("sync", "--repo", str(bob.clone), "--json")
+    out = json.loads(result.stdout)
+    assert out["imported"] == 1 and out["ref"] == "origin/main" and out["fetched"] is None
+    [warning] = out["warnings"]
+    assert "git fetch origin failed" in warning and "local origin/main" in warning
+    assert f"warning: {warning}" in result.stderr
+    text = bob.run("sync", "--repo", str(bob.clone))
+    assert "1 unchanged from origin/main" in text.stdout and "git fetch origin failed" in text.stderr
+    assert bob.run("sync", "--repo", str(bob.clone), "--quiet").stderr == ""  # git hooks: silence
+
+    # a repo that never had a remote: nothing to fetch, said once, and its main is read
+    solo = tmp_path / "solo"
+    git(tmp_path, "init", "-q", "-b", "main", str(solo))
+    git(solo, "config", "user.name", "solo")
+    git(solo, "config", "user.email", "solo@example.com")
+    (solo / "README.md").write_text("solo\n")
+    git(solo, "add", "-A")
+    git(solo, "commit", "-q", "-m", "initial")
+    out = json.loads(alice.run("sync", "--repo", str(solo), "--json").stdout)
+    assert out["ref"] == "main" and out["warnings"] == ["no remote named origin to fetch; importing the local main"]
+    assert json.loads(alice.run("sync", "--repo", str(solo), "--no-fetch", "--json").stdout)["warnings"] == []
+
+
 def test_own_share_synced_back_is_the_same_item(team) -> None:
     alice, _ = team
     zorblax(alice)
@@ -696,6 +747,7 @@ def test_git_hooks_install_idempotent_keep_and_restore_an_existing_hook(team) ->
     assert merged.index("smriti sync >>>") < merged.index("exit 0")
     checkout = (hooks / "post-checkout").read_text()
     assert checkout.startswith("#!/bin/sh\n") and "sync --repo" in checkout and "--quiet" in checkout
+    assert "--no-fetch" in checkout  # git has just moved the refs; a fetch would race the user's next command
     assert os.access(hooks / "post-checkout", os.X_OK)
     again = alice.json("hooks", "install", "--git", "--repo", str(alice.clone))
     assert again["installed"] == [] and (hooks / "post-merge").read_text() == merged
@@ -871,3 +923,66 @@ def test_stale_temp_files_go_and_a_write_in_progress_stays(tmp_path: Path) -> No
         assert live.exists() and mine.exists() and not stale.exists()
     assert remove_stale_temp_files(tmp_path / "knowledge") == [live]
     assert mine.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals: before init, another project's session, an unknown category (issue #16)
+
+
+def test_share_before_init_is_an_error_naming_init(tmp_path: Path, runner, monkeypatch) -> None:
+    repo = tmp_path / "fresh"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    home = tmp_path / "home-carol"
+    home.mkdir()
+    carol = Actor("carol", repo, tmp_path / "data-carol", home, runner, monkeypatch)
+    zorblax(carol)
+    result = carol.run("share", "--repo", str(repo), "--session", "sess-zorblax", expect=1)
+    assert "run `smriti init` there first" in result.stderr
+    assert carol.run("share", "--repo", str(repo), expect=1).stderr == result.stderr  # a sweep too
+    assert not (repo / ".smriti").exists()
+    carol.json("init", "--repo", str(repo))
+    assert len(carol.share("--session", "sess-zorblax")["written"]) == 1
+
+
+def test_share_of_another_projects_session_needs_force(team, tmp_path: Path) -> None:
+    alice, _ = team
+    elsewhere = tmp_path / "other-project"
+    git(tmp_path, "init", "-q", "-b", "main", str(elsewhere))
+    path = alice.home / "transcripts" / "other.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        transcript(
+            "sess-other",
+            elsewhere,
+            [("user", "Fix the flaky login test"), ("assistant", "The root cause was a race; fixed, tests pass.")],
+        )
+    )
+    alice.json("ingest", "--path", str(path))
+    zorblax(alice)
+    refused = alice.run(
+        "share", "--repo", str(alice.clone), "--session", "sess-other", "--session", "sess-zorblax", expect=1
+    )
+    assert "not sessions of this repo's project" in refused.stderr and "other-project" in refused.stderr
+    assert "--force" in refused.stderr and knowledge_files(alice.clone) == []  # nothing written, not even zorblax
+    forced = alice.share("--session", "sess-other", "--force")
+    assert len(forced["written"]) == 1 and b"flaky login" in (alice.clone / forced["written"][0]).read_bytes()
+
+
+def test_unknown_category_is_a_usage_error_for_share_and_search(team) -> None:
+    alice, _ = team
+    zorblax(alice)
+    for command in (
+        ["share", "--repo", str(alice.clone), "--category", "bogus"],
+        ["search", "zorblax", "--category", "bogus"],
+        ["sessions", "--category", "bogus"],
+        ["knowledge", "--category", "bogus"],
+    ):
+        result = alice.run(*command, expect=2)
+        assert "unknown category 'bogus'; known: " in result.stderr, command
+        assert "bug/fix" in result.stderr.split("known: ", 1)[1]
+    assert knowledge_files(alice.clone) == []
+    # a known one (a parent matches its children) still works, on a store that has seen no ingest too
+    assert alice.share("--category", "bug")["written"]
+    assert alice.json("search", "zorblax", "--category", "bug")
+    fresh = alice.run("search", "zorblax", "--category", "feature")  # nothing yet, but a real category
+    assert fresh.exit_code == 0

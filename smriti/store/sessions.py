@@ -175,6 +175,10 @@ class SessionsMixin(StoreConnection):
                     (blob, m.role, m.kind, m.tool_name, tool_input, files, m.action, old_id),
                 )
                 c.execute("insert into outbox (op, ref) values ('message', ?)", (old_id,))
+                # Bodies are shared by hash, so the replaced one goes only if no other message uses
+                # it; left behind, doctor reports it as an orphan right after a clean ingest (two
+                # transcripts of one resumed session holding two versions of a message).
+                self._drop_blob_if_unused(old_blob)
                 return "updated"
             if old_blob == blob:
                 # A resumed session replaying another session's line: stored once, where it was first.
@@ -183,6 +187,11 @@ class SessionsMixin(StoreConnection):
             # an id (hand-made fixtures, exports). Keep it, under a key scoped to this session.
             kh = key_hash(agent, f"{native_id}\0{m.key}")
         return None
+
+    def _drop_blob_if_unused(self, blob: int) -> None:
+        self.conn.execute(
+            "delete from blobs where id = ? and not exists (select 1 from messages where blob = ?)", (blob, blob)
+        )
 
     def _blob_id(self, text: str) -> int:
         digest = text_hash(text)

@@ -144,6 +144,11 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
                 shown,
                 finding.line,
                 f"secret:{finding.kind}",
-                f"looks like a {finding.kind} ({finding.rule}); remove it, or if it is not a secret add its "
-                f"fingerprint {finding.fingerprint} to [redact] allow in .smriti/config.toml",
+                f"looks like {_with_article(finding.kind)} ({finding.rule}); remove it, or if it is not a secret "
+                f"add its fingerprint {finding.fingerprint} to [redact] allow in .smriti/config.toml",
             )
+
+
+def _with_article(kind: str) -> str:
+    """`an aws-key`, `a github-token`: by the sound (`u` as in url, `npm` spelled out as en-pee-em)."""
+    return f"{'an' if kind[:1] in ('a', 'e', 'i', 'o') or kind.startswith(('npm', 'xai')) else 'a'} {kind}"

@@ -4,6 +4,7 @@ its default branch, and read committed files without touching the working tree."
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,9 +14,23 @@ from smriti.errors import InvalidInput, SmritiError
 KNOWLEDGE_DIR = ".smriti/knowledge"
 
 
-def _git(root: Path, *args: str, input: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+# A fetch that hangs (a dead network, a server that never answers) must not hold sync for long:
+# after this, sync warns and reads the local ref.
+FETCH_TIMEOUT_S = 60
+
+
+def _git(
+    root: Path,
+    *args: str,
+    input: bytes | None = None,
+    check: bool = True,
+    env: dict[str, str] | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[bytes]:
     try:
-        proc = subprocess.run(["git", "-C", str(root), *args], input=input, capture_output=True, timeout=120)
+        proc = subprocess.run(
+            ["git", "-C", str(root), *args], input=input, capture_output=True, timeout=timeout, env=env
+        )
     except FileNotFoundError:
         raise SmritiError("git is not installed (or not on PATH); sharing needs it") from None
     if check and proc.returncode != 0:
@@ -52,6 +67,37 @@ def default_ref(root: Path) -> str:
     raise InvalidInput(
         f"{root} has no origin/HEAD and no main branch: pass --ref BRANCH (or --worktree to read the files on disk)"
     )
+
+
+def remote_of(root: Path, ref: str | None) -> str | None:
+    """The remote a sync of `ref` reads through: `origin` for the default branch, the first part of
+    a remote-tracking ref (`upstream/release`), None for a local branch, a tag or a commit (there
+    is nothing to fetch for those) or when the repo has no such remote."""
+    proc = _git(root, "remote", check=False)
+    remotes = set(proc.stdout.decode(errors="replace").split()) if proc.returncode == 0 else set()
+    if ref is None:
+        return "origin" if "origin" in remotes else None
+    head = ref.removeprefix("refs/remotes/").split("/", 1)[0]
+    return head if "/" in ref and head in remotes else None
+
+
+def fetch(root: Path, remote: str) -> str | None:
+    """`git fetch` one remote so sync sees what teammates pushed. None when it worked, else why not
+    (offline, no access, a timeout): the caller warns and reads the ref as it is locally.
+
+    Never prompts: a credential prompt in the middle of `smriti sync` (or of a background run) would
+    hang it, so a remote that needs one fails fast and the warning says so."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+    try:
+        proc = _git(root, "fetch", "--quiet", remote, check=False, env=env, timeout=FETCH_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return f"git fetch {remote} took longer than {FETCH_TIMEOUT_S} s"
+    if proc.returncode != 0:
+        lines = [line.strip() for line in proc.stderr.decode(errors="replace").splitlines() if line.strip()]
+        # git's first "fatal:" line names the cause; what follows is generic advice.
+        detail = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[0] if lines else "")
+        return f"git fetch {remote} failed: {detail or f'exit {proc.returncode}'}"
+    return None
 
 
 def resolve_commit(root: Path, ref: str) -> str:

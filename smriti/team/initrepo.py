@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import stat
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +62,12 @@ def init_repo(root: Path) -> dict[str, Any]:
 
 
 def _smriti_command() -> str:
-    """The absolute path of this smriti, so hooks work without the shell's PATH."""
-    exe = shutil.which("smriti")
-    if exe:
-        return shlex.quote(os.path.abspath(exe))
-    return f"{shlex.quote(sys.executable)} -m smriti"
+    """The absolute path of this smriti, so hooks work without the shell's PATH: the same rule as
+    the agent hooks' (the console script beside this interpreter first: a smriti found on PATH may
+    be another, older installation that lacks the options the hook passes)."""
+    from smriti.hooks.install import smriti_command
+
+    return smriti_command()
 
 
 def _hook_block(root: Path) -> str:
@@ -76,7 +75,9 @@ def _hook_block(root: Path) -> str:
     return (
         f"{HOOK_MARK_BEGIN}\n"
         "# Import the team's reviewed knowledge after a merge or checkout, in the background.\n"
-        f"( {cmd} sync --repo {shlex.quote(str(root))} --quiet >/dev/null 2>&1 & ) || true\n"
+        # No fetch of its own: git has just moved the refs (a merge follows a fetch; a checkout is
+        # local), and a background fetch would race the user's next git command for the ref locks.
+        f"( {cmd} sync --repo {shlex.quote(str(root))} --no-fetch --quiet >/dev/null 2>&1 & ) || true\n"
         f"{HOOK_MARK_END}\n"
     )
 

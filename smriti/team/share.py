@@ -366,7 +366,13 @@ def share(
     transcript: str | None = None,
     supersedes: tuple[str, ...] = (),
     now: datetime | None = None,
+    force: bool = False,
 ) -> ShareResult:
+    if not (repo / ".smriti").is_dir():
+        # Without it there is nothing to share into, and a quiet "0 written" reads as success.
+        raise InvalidInput(f"{repo} is not set up for sharing: run `smriti init` there first (it creates .smriti/)")
+    if session_ids and not force:
+        _refuse_other_projects(store, repo, session_ids)
     team = load_team_config(repo)
     transcript = transcript or team.transcript
     settings = team.redact_settings
@@ -414,6 +420,24 @@ def share(
             result.skipped.append({"id": session.session_id, "reason": detail})
     result.proposed_supersedes = _propose_supersedes(found, known, fresh)
     return result
+
+
+def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...]) -> None:
+    """A session named with --session goes into this repo only if it ran in this repo's project
+    (the same remote, or the same checkout): sharing one project's session into another repo is
+    almost always a mistake made in the wrong directory, and the file would go to the wrong team."""
+    here = projects.resolve(str(repo))
+    key = here.key if here else str(repo)
+    others = []
+    for ident in session_ids:
+        row = store.get_session(ident)
+        if row.project != key:
+            others.append(f"{row.session_id} ({row.project_name or 'no project'})")
+    if others:
+        raise InvalidInput(
+            f"not sessions of this repo's project ({here.name if here else repo.name}): {', '.join(others)}; "
+            "run share in that project's repo, or pass --force to share them here anyway"
+        )
 
 
 def _share_one(

@@ -2,11 +2,14 @@
 
 Only reviewed knowledge reaches recall: by default the files are read from the default branch's
 commit (its `origin/HEAD`, else `main`) through git, never from the working tree (`--worktree`
-and `--ref` choose otherwise on purpose). Items are matched by id: a reviewer's edit becomes the
-new version, a moved file is the same item, a deleted file's item leaves recall, and one's own
-share comes back as the same item. A no-op sync compares (path, blob) pairs only. Every file is
-untrusted data: symlinks, oversized or binary files, malformed frontmatter and duplicate ids are
-rejected with a reason, and the rest is still imported.
+and `--ref` choose otherwise on purpose). The remote is fetched first, so what a teammate pushed
+is seen without a `git fetch` of one's own; offline (or with no remote) sync warns and reads the
+ref as it is locally, which is still a consistent, reviewed state, only perhaps an older one.
+Items are matched by id: a reviewer's edit becomes the new version, a moved file is the same
+item, a deleted file's item leaves recall, and one's own share comes back as the same item. A
+no-op sync compares (path, blob) pairs only. Every file is untrusted data: symlinks, oversized
+or binary files, malformed frontmatter and duplicate ids are rejected with a reason, and the rest
+is still imported.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ from smriti.team.git import (
     KNOWLEDGE_DIR,
     blob_id,
     default_ref,
+    fetch,
     knowledge_tree,
     object_format,
     read_blobs,
+    remote_of,
     resolve_commit,
 )
 from smriti.team.knowledge import KnowledgeError
@@ -39,6 +44,8 @@ class SyncResult:
     rejected: list[dict[str, str]] = field(default_factory=list)
     ref: str | None = None
     commit: str | None = None
+    fetched: str | None = None  # the remote fetched before reading, None when none was
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +56,8 @@ class SyncResult:
             "rejected": self.rejected,
             "ref": self.ref,
             "commit": self.commit,
+            "fetched": self.fetched,
+            "warnings": self.warnings,
         }
 
 
@@ -104,7 +113,9 @@ def _worktree_entries(repo: Path) -> tuple[list[_Entry], dict[str, bytes]]:
     return out, data
 
 
-def sync(store: Store, repo: Path, *, ref: str | None = None, worktree: bool = False) -> SyncResult:
+def sync(
+    store: Store, repo: Path, *, ref: str | None = None, worktree: bool = False, fetch_first: bool = True
+) -> SyncResult:
     key = repo_key(repo)
     result = SyncResult()
     contents: dict[str, bytes] = {}
@@ -112,7 +123,17 @@ def sync(store: Store, repo: Path, *, ref: str | None = None, worktree: bool = F
         result.ref = "worktree"
         entries, contents = _worktree_entries(repo)
     else:
+        problem = None
+        remote = remote_of(repo, ref) if fetch_first else None
+        if remote is not None:
+            problem = fetch(repo, remote)
+            result.fetched = None if problem else remote
+        # Before default_ref: a clone made while the remote was empty has no origin/main until a fetch.
         result.ref = ref or default_ref(repo)
+        if problem:
+            result.warnings.append(f"{problem}; importing the local {result.ref}, which may be behind")
+        elif fetch_first and remote is None and ref is None:
+            result.warnings.append(f"no remote named origin to fetch; importing the local {result.ref}")
         result.commit = resolve_commit(repo, result.ref)
         entries = _committed_entries(repo, result.commit)
 
