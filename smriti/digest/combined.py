@@ -84,9 +84,11 @@ def classify(
     scores: Mapping[str, float] | None = None,
     team: learned.TeamMemory | None = None,
     model: learned.Model | None = None,
+    session: int | None = None,
 ) -> CategoryResult:
     """The category of a session (see the module docstring). `scores` are the rules' saved evidence
-    (`score_messages`), computed here when not given."""
+    (`score_messages`), computed here when not given; `session` is the stored session's rowid (its own
+    label is not a neighbour of itself)."""
     settings = settings or default_settings()
     messages = list(messages.messages if isinstance(messages, Session) else messages)
     if not learned.has_real_text(messages):
@@ -119,7 +121,7 @@ def classify(
             leaves[parent] = p
     if team is not None and len(team):
         predicted = max(leaves.items(), key=lambda kv: kv[1])[0]
-        votes, weight = team.vote(feats, predicted)
+        votes, weight = team.vote(feats, predicted, session=session)
         votes = {c: v for c, v in votes.items() if settings.category(c) is not None}
         if votes and weight > 0:
             leaves = _mix(leaves, votes, weight)

@@ -354,17 +354,19 @@ class Label:
     category: str
     features: frozenset[int]
     predicted: str  # what the model alone says about the labelled document
+    session: int | None = None  # the labelled session (a session is never its own neighbour)
 
 
 class TeamMemory:
     """A team's labelled documents, ready to vote (see the module docstring)."""
 
-    def __init__(self, model: Model, labelled: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, model: Model, labelled: Iterable[tuple[str, str] | tuple[str, str, int | None]]) -> None:
+        """`labelled`: (document, category) or (document, category, session rowid) of each label."""
         self.labels: list[Label] = []
-        for doc, category in labelled:
+        for doc, category, *owner in labelled:
             feats = features(doc)
             if feats:
-                self.labels.append(Label(category, feats, model.predict(doc)))
+                self.labels.append(Label(category, feats, model.predict(doc), owner[0] if owner else None))
         remaps: dict[str, dict[str, int]] = {}
         for lb in self.labels:
             remaps.setdefault(lb.predicted, {})
@@ -380,13 +382,20 @@ class TeamMemory:
     def __len__(self) -> int:
         return len(self.labels)
 
-    def vote(self, feats: frozenset[int], predicted: str) -> tuple[dict[str, float], float]:
-        """The team's distribution over categories for a session, and the weight it deserves (0–TEAM_MAX_WEIGHT)."""
+    def vote(
+        self, feats: frozenset[int], predicted: str, *, session: int | None = None
+    ) -> tuple[dict[str, float], float]:
+        """The team's distribution over categories for a session, and the weight it deserves (0–TEAM_MAX_WEIGHT).
+
+        `session`: the session being categorized, whose own label (if any) is left out: its tag
+        already decides it, and a label must not keep voting for itself after it is removed."""
         if not self.labels or not feats:
             return {}, 0.0
         n = len(feats)
         sims = []
         for lb in self.labels:
+            if session is not None and lb.session == session:
+                continue
             shared = len(feats & lb.features)
             if shared:
                 sim = shared / math.sqrt(n * len(lb.features))
