@@ -256,6 +256,11 @@ VOCAB: dict[str, tuple[str, ...]] = {
 
 PROMPTS: dict[str, tuple[str, ...]] = {
     "bug/fix": (
+        "the {comp} won't start anymore, fix it",
+        "{comp} not working {when}",
+        "the {comp} keeps crashing {when}, make it stable again",
+        "can't get the {comp} to run {when}",
+        "{comp} doesnt work since yesterday",
         "after the upgrade the {comp} double-counts {thing}; we saw it in the numbers this morning. sort it out please",
         "customers on the {comp} get logged out every few minutes {when}. make it stop",
         "the totals in the {comp} are wrong for {thing} with a discount. correct the calculation",
@@ -269,6 +274,9 @@ PROMPTS: dict[str, tuple[str, ...]] = {
         "CI is red because of {err} in the {comp}, please get it green again",
     ),
     "bug/investigation": (
+        "the {comp} doesn't seem to start {when}, no idea why",
+        "{comp} hangs on startup {when}, what is going on?",
+        "the {comp} stopped working {when}, can you see what's wrong?",
         "our build went from 5 to 20 minutes {when} and nobody changed anything. what happened?",
         "memory of the {comp} grows until it gets OOM-killed {when}. figure out what is holding on to it",
         "why are some {thing} processed twice {when}? I want to understand it before we fix anything",

@@ -81,13 +81,21 @@ class Enricher:
         rows = self.store.messages(session.rowid)
         digest = self.store.get_digest(session.rowid)
         messages = [r.to_message() for r in rows]
-        if digest and not full and digest["settings"] == settings.fingerprint:
+        model = learned.load_model()
+        if model is not None and model.rules_weight == 0:
+            scores = {}  # the model alone decides (with the team's rules and labels): no seeded evidence to keep
+        elif digest and digest["scores"] and not full and digest["settings"] == settings.fingerprint:
             new = [r.to_message() for r in rows if r.rowid > digest["scored_messages"]]
             scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
         else:
             scores = score_messages(messages, settings)
         result = classify(
-            messages, settings, scores=scores, team=self.memory_for(session.project), session=session.rowid
+            messages,
+            settings,
+            scores=scores or None,
+            team=self.memory_for(session.project),
+            model=model,
+            session=session.rowid,
         )
         entities = distill.entities(messages)
         # The agent's own title (one the user set, or the agent's summary of the session) reads

@@ -12,7 +12,8 @@ How the three are combined
   spreads their evidence's strength over the parents they scored and the rest evenly (so no evidence
   is "don't know", not a vote), and `w` and the model's temperature were fitted together on labelled
   sessions the model never trained on (benchmarks/categorize/train.py). Children are chosen the same
-  way within their parent.
+  way within their parent. (The shipped model's calibration gave the seeded rules no share: they are
+  then not even computed, and `rules_only` is what they alone would say.)
 - The team's labels (`learned.TeamMemory`) then vote over leaves; their weight grows with how similar
   and how many the labelled sessions are.
 - The leading parent's probability is the confidence. Below the floor, or when `uncategorized`
@@ -87,17 +88,15 @@ def classify(
     session: int | None = None,
 ) -> CategoryResult:
     """The category of a session (see the module docstring). `scores` are the rules' saved evidence
-    (`score_messages`), computed here when not given; `session` is the stored session's rowid (its own
+    (`score_messages`), computed here when not given and the model gives the rules a share; `session` is the stored session's rowid (its own
     label is not a neighbour of itself)."""
     settings = settings or default_settings()
     messages = list(messages.messages if isinstance(messages, Session) else messages)
     if not learned.has_real_text(messages):
         return CategoryResult(UNCATEGORIZED, 0.0)
-    if scores is None:
-        scores = score_messages(messages, settings)
     model = model or learned.load_model()
     if model is None:
-        return decide(scores, settings)
+        return decide(scores if scores is not None else score_messages(messages, settings), settings)
     team_settings = team_only(settings)
     if team_settings is not None:
         # explicit team rules and vocabulary (and the team's own categories) win when they fire
@@ -108,13 +107,22 @@ def classify(
     feats = learned.features(learned.document(messages))
     known = model.known(feats)
     w = model.rules_weight
-    top = _mix(model.top_probs(known), rules_top_probs(scores, model.top.classes), w)
+    top = model.top_probs(known)
+    if w > 0:  # the seeded rules' evidence is only computed when the calibration gave it a share
+        if scores is None:
+            scores = score_messages(messages, settings)
+        top = _mix(top, rules_top_probs(scores, model.top.classes), w)
     leaves: dict[str, float] = {}
     ranked = sorted(top.items(), key=lambda kv: -kv[1])
+    # The children of the leading parent decide the primary; the runner-up's only matter when the
+    # team's labels may move probability between leaves.
+    with_children = 2 if team is not None and len(team) else 1
     for i, (parent, p) in enumerate(ranked):
         level = model.children.get(parent)
-        if i < 2 and level is not None:
-            kids = _mix(model.child_probs(parent, known), rules_child_probs(scores, parent, level.classes), w)
+        if i < with_children and level is not None:
+            kids = model.child_probs(parent, known)
+            if w > 0 and scores is not None:
+                kids = _mix(kids, rules_child_probs(scores, parent, level.classes), w)
             for kid, q in kids.items():
                 leaves[kid] = p * q
         else:

@@ -58,8 +58,8 @@ _BIGRAM_MULT = 0x9E3779B1
 _NS_REQUEST, _NS_PROSE, _NS_TOOLS = 0x1B873593, 0x5BD1E995, 0x2545F491
 
 REQUEST_CAP = 1500  # characters of the first real request
-PROSE_CAP = 4000  # characters of the other prose, all messages together
-MESSAGE_CAP = 800  # characters of any one later message
+PROSE_CAP = 2500  # characters of the other prose, all messages together
+MESSAGE_CAP = 600  # characters of any one later message
 MIN_REQUEST_WORDS = 3
 MIN_REAL_WORDS = 3  # fewer words than this outside redaction placeholders: no real text
 PART_SEP = "\x1e"  # between the request, the prose and the tool actions of a document
@@ -67,8 +67,8 @@ PART_SEP = "\x1e"  # between the request, the prose and the tool actions of a do
 MAX_ACTIONS = 60
 RESULT_PROBE = 600  # characters at each end of a tool result looked at for a failure or a pass
 _READING = frozenset({"read", "search", "fetch"})  # their results are file contents, not outcomes
-_FAILURE = re.compile(r"traceback \(most recent|exception\b|\berror[:\[]|\bfailed\b|\bpanic:|segmentation fault|fatal:")
-_SUCCESS = re.compile(r"\b\d+ passed\b|\bok\b|\bsuccess(?:fully)?\b|\bpassed\b")
+_FAILURE = ("traceback (most recent", "exception", "error:", "error[", "failed", "panic:", "segmentation fault", "fatal:")
+_SUCCESS = (" passed", "success", " ok\n", " ok ")
 _TOKEN = re.compile(r"[a-z]{2,}")
 # `[REDACTED:email]` (smriti's own placeholders) and `[REDACTED_TEXT len=806 sha=…]` (redacted fixtures)
 _REDACTED = re.compile(r"\[REDACTED[^\]\n]{0,80}\]")
@@ -104,9 +104,9 @@ def document(messages: Iterable[Message] | Session) -> str:
                 probe = (
                     text[:RESULT_PROBE] + " " + text[-RESULT_PROBE:] if len(text) > 2 * RESULT_PROBE else text
                 ).lower()
-                if _FAILURE.search(probe):
+                if any(needle in probe for needle in _FAILURE):
                     actions.append("toolfailure")
-                elif _SUCCESS.search(probe):
+                elif any(needle in probe for needle in _SUCCESS):
                     actions.append("toolsuccess")
             continue
         if kind not in ("prompt", "response", "summary"):
@@ -129,19 +129,23 @@ def document(messages: Iterable[Message] | Session) -> str:
     return PART_SEP.join((request, "\n".join(prose), " ".join(actions)))
 
 
-def _hash(token: str) -> int:
-    h = _HASH_CACHE.get(token)
-    if h is None:
-        h = zlib.crc32(token.encode())
-        if len(_HASH_CACHE) < _HASH_CACHE_MAX:
-            _HASH_CACHE[token] = h
-    return h
+def _hashes(tokens: list[str]) -> list[int]:
+    """crc32 of each token, memoized (a session's words are mostly words seen before)."""
+    out = list(map(_HASH_CACHE.get, tokens))
+    if None in out:
+        for i, h in enumerate(out):
+            if h is None:
+                tok = tokens[i]
+                out[i] = h = zlib.crc32(tok.encode())
+                if len(_HASH_CACHE) < _HASH_CACHE_MAX:
+                    _HASH_CACHE[tok] = h
+    return out  # type: ignore[return-value]
 
 
 def _add(out: set[int], text: str, namespace: int) -> None:
-    hashes = [_hash(t) for t in _TOKEN.findall(text.lower())]
-    out.update((h ^ namespace) & _MASK for h in hashes)
-    out.update(((a * _BIGRAM_MULT + b) ^ namespace) & _MASK for a, b in zip(hashes, hashes[1:], strict=False))
+    hashes = _hashes(_TOKEN.findall(text.lower()))
+    out.update([(h ^ namespace) & _MASK for h in hashes])
+    out.update([((a * _BIGRAM_MULT + b) ^ namespace) & _MASK for a, b in zip(hashes, hashes[1:], strict=False)])
 
 
 def features(doc: str) -> frozenset[int]:
@@ -181,16 +185,41 @@ def has_real_text(messages: Iterable[Message] | Session, *, cap: int = 2000) -> 
 # --- the model ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Level:
-    """One naive Bayes model: classes, a bias per class and a column of weights per class."""
+# Each feature's weights for all classes of a level are packed into one integer, `_FIELD_BITS` bits a
+# class, each offset by `_OFFSET` so it is never negative: one `sum` over a session's features then
+# adds every class's score at once (Python's integers are arbitrary-precision), instead of one pass
+# per class. 32 bits hold the sum of up to 32,000 features of weights in [-327.68, 327.67].
+_FIELD_BITS = 32
+_FIELD_MASK = (1 << _FIELD_BITS) - 1
+_OFFSET = 1 << 15
+_SCALE = 100  # weights are stored and summed as integers: hundredths
 
-    classes: tuple[str, ...]
-    bias: tuple[float, ...]
-    columns: tuple[tuple[float, ...], ...]  # columns[c][row]: class c's weight of the feature in `row`
+
+class _Level:
+    """One naive Bayes model: classes, a bias per class, and per feature row its packed class weights."""
+
+    __slots__ = ("bias", "classes", "columns", "packed")
+
+    def __init__(self, classes: tuple[str, ...], bias: tuple[float, ...], columns: tuple[tuple[int, ...], ...]) -> None:
+        self.classes = classes
+        self.bias = bias
+        self.columns = columns  # columns[c][row]: class c's weight (hundredths) of the feature in `row`
+        rows = len(columns[0]) if columns else 0
+        packed = [0] * rows
+        for c, col in enumerate(columns):
+            shift = _FIELD_BITS * c
+            for i, w in enumerate(col):
+                if not -_OFFSET <= w < _OFFSET:
+                    raise ValueError("category model: a weight is out of range")
+                packed[i] += (w + _OFFSET) << shift
+        self.packed = tuple(packed)
 
     def scores(self, rows: Sequence[int]) -> list[float]:
-        return [b + sum(map(col.__getitem__, rows)) for b, col in zip(self.bias, self.columns, strict=True)]
+        total = sum(map(self.packed.__getitem__, rows))
+        base = len(rows) * _OFFSET
+        return [
+            b + (((total >> (_FIELD_BITS * c)) & _FIELD_MASK) - base) / _SCALE for c, b in enumerate(self.bias)
+        ]
 
 
 @dataclass(frozen=True)
@@ -203,11 +232,15 @@ class Model:
     temperature: float = 1.0  # top-level scores are divided by this before the softmax
     child_temperature: float = 1.0
     rules_weight: float = 0.0  # share of the rules' distribution in the mix
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
 
-    def known(self, feats: Iterable[int]) -> list[int]:
-        get = self.rows.get
-        return [r for r in map(get, feats) if r is not None]
+    def known(self, feats: frozenset[int]) -> list[int]:
+        """The model's rows of those of `feats` it knows."""
+        keys = self.meta.get("_keys")
+        if keys is None:
+            keys = frozenset(self.rows)
+            self.meta["_keys"] = keys  # type: ignore[index]
+        return list(map(self.rows.__getitem__, feats & keys))
 
     def top_probs(self, rows: Sequence[int]) -> dict[str, float]:
         return _softmax(self.top.classes, self.top.scores(rows), self.temperature)
@@ -248,7 +281,7 @@ class Model:
             return {
                 "classes": list(lv.classes),
                 "bias": [round(b, 4) for b in lv.bias],
-                "weights": [[round(col[self.rows[f]] * 100) for f in order] for col in lv.columns],
+                "weights": [[col[self.rows[f]] for f in order] for col in lv.columns],
             }
 
         return {
@@ -260,7 +293,7 @@ class Model:
             "temperature": self.temperature,
             "child_temperature": self.child_temperature,
             "rules_weight": self.rules_weight,
-            "meta": dict(self.meta),
+            "meta": {k: v for k, v in self.meta.items() if not k.startswith("_")},
         }
 
     @classmethod
@@ -270,7 +303,7 @@ class Model:
         rows = {int(f): i for i, f in enumerate(data["features"])}
 
         def level(d: Mapping[str, Any]) -> _Level:
-            cols = tuple(tuple(w / 100 for w in col) for col in d["weights"])
+            cols = tuple(tuple(int(w) for w in col) for col in d["weights"])
             if len(cols) != len(d["classes"]) or any(len(c) != len(rows) for c in cols):
                 raise ValueError("category model: weights do not match the classes and features")
             return _Level(tuple(d["classes"]), tuple(float(b) for b in d["bias"]), cols)
@@ -282,7 +315,7 @@ class Model:
             temperature=float(data.get("temperature", 1.0)),
             child_temperature=float(data.get("child_temperature", 1.0)),
             rules_weight=float(data.get("rules_weight", 0.0)),
-            meta=data.get("meta", {}),
+            meta=dict(data.get("meta", {})),
         )
 
     def save(self, path: Path) -> None:
@@ -335,7 +368,7 @@ def fit_level(
         logs.append([math.log(n + alpha) - denominator for n in row])
     n = len(classes)
     means = [sum(logs[c][i] for c in range(n)) / n for i in range(len(vocabulary))]
-    columns = tuple(tuple(round(logs[c][i] - means[i], 2) for i in range(len(vocabulary))) for c in range(n))
+    columns = tuple(tuple(round((logs[c][i] - means[i]) * _SCALE) for i in range(len(vocabulary))) for c in range(n))
     return _Level(classes, tuple(0.0 for _ in classes), columns)
 
 
