@@ -82,10 +82,19 @@ def test_redaction_placeholders_do_not_hide_real_words_next_to_them() -> None:
 
 
 def test_a_tool_failure_reaches_the_model_as_a_feature() -> None:
-    ok = [u("run the nightly job and report"), Message("tool", "3 passed in 0.2s", "tool_result", "r", tool_name="Bash")]
+    ok = [
+        u("run the nightly job and report"),
+        Message("tool", "3 passed in 0.2s", "tool_result", "r", tool_name="Bash"),
+    ]
     failed = [
         ok[0],
-        Message("tool", 'Traceback (most recent call last):\n  File "x.py"\nKeyError: 1', "tool_result", "r", tool_name="Bash"),
+        Message(
+            "tool",
+            'Traceback (most recent call last):\n  File "x.py"\nKeyError: 1',
+            "tool_result",
+            "r",
+            tool_name="Bash",
+        ),
     ]
     m = model()
     p_ok = m.top_probs(m.known(learned.features(learned.document(ok))))["bug"]
@@ -112,11 +121,18 @@ def test_feature_hashing_is_stable_across_processes() -> None:
     import sys
 
     code = "from smriti.digest.learned import features; print(sorted(features('fix the flaky login test')))"
-    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout for _ in range(2)}
+    runs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    }
     assert len(runs) == 1 and json.loads(runs.pop()) == sorted(learned.features("fix the flaky login test"))
 
 
-@given(st.lists(st.sampled_from(["fix", "crash", "teach", "design", "upgrade", "decide", "why", "api", "adr"]), max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(["fix", "crash", "teach", "design", "upgrade", "decide", "why", "api", "adr"]), max_size=12
+    )
+)
 @settings(max_examples=60, deadline=None)
 def test_model_json_round_trip_scores_the_same(words: list[str]) -> None:
     m = model()

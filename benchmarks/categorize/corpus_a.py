@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (request templates are prose: one request, one line, as a person would type it)
 """Style A — the TRAINING corpus: conversational requests to a coding agent, plain answers.
 
 Each category has several distinct phrasings of the request, a few kinds of answer and follow-up,

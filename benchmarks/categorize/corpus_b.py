@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (request templates are prose: one request, one line, as a person would type it)
 """Style B — HELD OUT, never trained or tuned on: another "author" with other habits and other nouns.
 
 Written separately from corpus_a.py, without reusing its templates or vocabulary: half of the

@@ -45,7 +45,8 @@ class Filler:
         return f"{self.r.choice(IDENT_PARTS)}_{self.r.choice(IDENT_PARTS)}"
 
     def path(self) -> str:
-        return f"{self.r.choice(['src', 'app', 'lib', 'internal', 'pkg'])}/{self.r.choice(IDENT_PARTS)}/{self.ident()}.{self.r.choice(EXTS)}"
+        top = self.r.choice(["src", "app", "lib", "internal", "pkg"])
+        return f"{top}/{self.r.choice(IDENT_PARTS)}/{self.ident()}.{self.r.choice(EXTS)}"
 
     def code(self, lines: int) -> str:
         r, out = self.r, []
@@ -59,7 +60,8 @@ class Filler:
                         f"{i + 1:4d}      if {name} is None:",
                         f"{i + 1:4d}          return []",
                         f"{i + 1:4d}  func {name.title().replace('_', '')}(ctx context.Context) error {{",
-                        f"{i + 1:4d}  const {name} = await db.{r.choice(IDENT_PARTS)}.findMany({{ take: {r.randint(5, 500)} }});",
+                        f"{i + 1:4d}  const {name} = await db.{r.choice(IDENT_PARTS)}"
+                        f".findMany({{ take: {r.randint(5, 500)} }});",
                         f"{i + 1:4d}      for item in {name}:",
                         f"{i + 1:4d}  }}",
                     ]
@@ -224,7 +226,8 @@ def do(builder: Builder, step: str) -> None:
         )
         builder.run(
             r.choice(["python -m app.main", "npm run start", "go run ./cmd/server", "mix phx.server", "./bin/worker"]),
-            f'Traceback (most recent call last):\n  File "{f.path()}", line {r.randint(2, 400)}, in {f.ident()}\n    {f.ident()}()\n{err}',
+            f'Traceback (most recent call last):\n  File "{f.path()}", line {r.randint(2, 400)}, '
+            f"in {f.ident()}\n    {f.ident()}()\n{err}",
         )
     elif step == "logs":
         builder.run(
@@ -241,7 +244,8 @@ def do(builder: Builder, step: str) -> None:
         pkg = r.choice(["requests", "zod", "serde", "lodash", "pydantic", "tokio", "axios", "rich"])
         builder.run(
             r.choice([f"pip install {pkg}", f"npm install {pkg}", f"cargo add {pkg}", f"poetry add {pkg}"]),
-            f"Collecting {pkg}\n  Downloading {pkg}-{r.randint(1, 9)}.{r.randint(0, 30)}.0.tar.gz\nSuccessfully installed {pkg}",
+            f"Collecting {pkg}\n  Downloading {pkg}-{r.randint(1, 9)}.{r.randint(0, 30)}.0.tar.gz\n"
+            f"Successfully installed {pkg}",
         )
     elif step == "tests":
         builder.tests(failing=r.random() < 0.2)

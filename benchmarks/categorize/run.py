@@ -144,7 +144,8 @@ def evaluate(name: str, rows: list[dict], verbose: bool) -> dict:
     n = len(rows)
     print(f"\n== {name}: {n} sessions ({SETS[name].name}) — {ROLE[name]}")
     print(
-        f"primary category accuracy   top-level {top_ok / n:6.1%} ({top_ok}/{n})   full id {full_ok / n:6.1%} ({full_ok}/{n})"
+        f"primary category accuracy   top-level {top_ok / n:6.1%} ({top_ok}/{n})   "
+        f"full id {full_ok / n:6.1%} ({full_ok}/{n})"
         f"   | rules alone: top-level {rules_top / n:6.1%}  full id {rules_full / n:6.1%}"
     )
     if f1s:
@@ -212,7 +213,8 @@ def teams(n_teams: int) -> None:
     settings = default_settings()
     leaves = [c for c in corpus_b.LABELS if c != "uncategorized"]
     print(
-        f"\n== teams: {n_teams} simulated teams, each on {TEAM_CATEGORIES} categories, {TEAM_CONVENTIONS} of them filed "
+        f"\n== teams: {n_teams} simulated teams, each on {TEAM_CATEGORIES} categories, "
+        f"{TEAM_CONVENTIONS} of them filed "
         f"elsewhere by the team; {TEAM_CORRECTED} tagged, then the next {TEAM_NEXT} (held-out style B)"
     )
     print(f"{'team':<6}{'conventions':<72}{'top before':>11}{'top after':>10}{'full before':>12}{'full after':>11}")
@@ -248,7 +250,8 @@ def teams(n_teams: int) -> None:
     mean = [s / n_teams for s in sums]
     print(f"{'mean':<78}" + "".join(f"{m:>11.1%}" for m in mean))
     print(
-        f"gain after {TEAM_CORRECTED} corrections: top-level {100 * (mean[1] - mean[0]):+.1f} points, full id {100 * (mean[3] - mean[2]):+.1f} points"
+        f"gain after {TEAM_CORRECTED} corrections: top-level {100 * (mean[1] - mean[0]):+.1f} points, "
+        f"full id {100 * (mean[3] - mean[2]):+.1f} points"
     )
 
 
@@ -276,7 +279,8 @@ def fixtures() -> None:
         first = next((m.text for m in session.messages if m.kind == "prompt" and m.role == "user"), "")
         if "phx.server" in first or "[REDACTED_TEXT" in first or "[REDACTED_PROMPT" in first:
             print(
-                f"  {name:<12} {first[:60]!r:<64} -> {res.category} {res.confidence:.2f} (rules alone: {old.category} {old.confidence:.2f})"
+                f"  {name:<12} {first[:60]!r:<64} -> {res.category} {res.confidence:.2f} "
+                f"(rules alone: {old.category} {old.confidence:.2f})"
             )
     print(f"uncategorized: {new_unc} of {len(rows)} (rules alone: {old_unc} of {len(rows)})")
 
@@ -338,11 +342,13 @@ def main() -> None:
         calibration("both held-out sets", held)
     if len(results) > 1:
         print(
-            f"\n== summary\n{'set':<10}{'sessions':>9}{'top-level':>11}{'full id':>9}{'rules top':>11}{'rules full':>11}  use"
+            f"\n== summary\n{'set':<10}{'sessions':>9}{'top-level':>11}{'full id':>9}"
+            f"{'rules top':>11}{'rules full':>11}  use"
         )
         for name, r in results.items():
             print(
-                f"{name:<10}{r['n']:>9}{r['top']:>11.1%}{r['full']:>9.1%}{r['rules_top']:>11.1%}{r['rules_full']:>11.1%}  {ROLE[name]}"
+                f"{name:<10}{r['n']:>9}{r['top']:>11.1%}{r['full']:>9.1%}"
+                f"{r['rules_top']:>11.1%}{r['rules_full']:>11.1%}  {ROLE[name]}"
             )
     if args.teams:
         teams(args.teams)

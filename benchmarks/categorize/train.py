@@ -136,7 +136,8 @@ def calibrate(model: Model, corpus: list[dict], real: list[dict]) -> Model:
 
     ct = min(TEMPERATURES, key=child_loss)
     print(
-        f"calibration on {len(prepared)} sessions out of fold: temperature {t}, child temperature {ct}, rules share {share}"
+        f"calibration on {len(prepared)} sessions out of fold: temperature {t}, "
+        f"child temperature {ct}, rules share {share}"
     )
     return Model(
         model.rows, model.top, model.children, t, ct, share, {**model.meta, "calibration_sessions": len(prepared)}

@@ -88,8 +88,8 @@ def classify(
     session: int | None = None,
 ) -> CategoryResult:
     """The category of a session (see the module docstring). `scores` are the rules' saved evidence
-    (`score_messages`), computed here when not given and the model gives the rules a share; `session` is the stored session's rowid (its own
-    label is not a neighbour of itself)."""
+    (`score_messages`), computed here when not given and the model gives the rules a share;
+    `session` is the stored session's rowid (its own label is not a neighbour of itself)."""
     settings = settings or default_settings()
     messages = list(messages.messages if isinstance(messages, Session) else messages)
     if not learned.has_real_text(messages):
@@ -141,7 +141,8 @@ def team_only(settings: Settings) -> Settings | None:
     seeded ones), as Settings of their own; None without a team config or when it adds no evidence.
     Built once per Settings (cached on it)."""
     if "team_only" in settings._cache:
-        return settings._cache["team_only"]  # type: ignore[no-any-return]
+        cached: Settings | None = settings._cache["team_only"]
+        return cached
     seeds = default_settings()
     out: Settings | None = None
     if settings is not seeds:

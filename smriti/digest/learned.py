@@ -67,7 +67,16 @@ PART_SEP = "\x1e"  # between the request, the prose and the tool actions of a do
 MAX_ACTIONS = 60
 RESULT_PROBE = 600  # characters at each end of a tool result looked at for a failure or a pass
 _READING = frozenset({"read", "search", "fetch"})  # their results are file contents, not outcomes
-_FAILURE = ("traceback (most recent", "exception", "error:", "error[", "failed", "panic:", "segmentation fault", "fatal:")
+_FAILURE = (
+    "traceback (most recent",
+    "exception",
+    "error:",
+    "error[",
+    "failed",
+    "panic:",
+    "segmentation fault",
+    "fatal:",
+)
 _SUCCESS = (" passed", "success", " ok\n", " ok ")
 _TOKEN = re.compile(r"[a-z]{2,}")
 # `[REDACTED:email]` (smriti's own placeholders) and `[REDACTED_TEXT len=806 sha=…]` (redacted fixtures)
@@ -217,9 +226,7 @@ class _Level:
     def scores(self, rows: Sequence[int]) -> list[float]:
         total = sum(map(self.packed.__getitem__, rows))
         base = len(rows) * _OFFSET
-        return [
-            b + (((total >> (_FIELD_BITS * c)) & _FIELD_MASK) - base) / _SCALE for c, b in enumerate(self.bias)
-        ]
+        return [b + (((total >> (_FIELD_BITS * c)) & _FIELD_MASK) - base) / _SCALE for c, b in enumerate(self.bias)]
 
 
 @dataclass(frozen=True)
@@ -239,7 +246,7 @@ class Model:
         keys = self.meta.get("_keys")
         if keys is None:
             keys = frozenset(self.rows)
-            self.meta["_keys"] = keys  # type: ignore[index]
+            self.meta["_keys"] = keys
         return list(map(self.rows.__getitem__, feats & keys))
 
     def top_probs(self, rows: Sequence[int]) -> dict[str, float]:

@@ -27,9 +27,9 @@ class LabelsMixin(StoreConnection):
             where += " and category = ?"
             args.append(category)  # type: ignore[arg-type]
         with self.conn:
-            n = self.conn.execute(f"select count(*) from category_labels where {where}", args).fetchone()[0]
+            row = self.conn.execute(f"select count(*) from category_labels where {where}", args).fetchone()
             self.conn.execute(f"delete from category_labels where {where}", args)
-        return int(n)
+        return int(row[0]) if row else 0
 
     def save_knowledge_label(
         self, project: str, item_id: str, category: str, document: str, session_rowid: int | None = None
