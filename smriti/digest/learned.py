@@ -151,8 +151,7 @@ def _hashes(tokens: list[str]) -> list[int]:
     return out  # type: ignore[return-value]
 
 
-def _add(out: set[int], text: str, namespace: int) -> None:
-    hashes = _hashes(_TOKEN.findall(text.lower()))
+def _add(out: set[int], hashes: list[int], namespace: int) -> None:
     out.update([(h ^ namespace) & _MASK for h in hashes])
     out.update([((a * _BIGRAM_MULT + b) ^ namespace) & _MASK for a, b in zip(hashes, hashes[1:], strict=False)])
 
@@ -163,12 +162,13 @@ def features(doc: str) -> frozenset[int]:
     prose, _, tools = rest.partition(PART_SEP)
     out: set[int] = set()
     if request:
-        _add(out, request, _NS_REQUEST)
-        _add(out, request, _NS_PROSE)  # and as prose, so what is learned from later messages applies too
+        hashes = _hashes(_TOKEN.findall(request.lower()))
+        _add(out, hashes, _NS_REQUEST)
+        _add(out, hashes, _NS_PROSE)  # and as prose, so what is learned from later messages applies too
     if prose:
-        _add(out, prose, _NS_PROSE)
+        _add(out, _hashes(_TOKEN.findall(prose.lower())), _NS_PROSE)
     if tools:
-        _add(out, tools, _NS_TOOLS)
+        _add(out, _hashes(_TOKEN.findall(tools)), _NS_TOOLS)
     return frozenset(out)
 
 
