@@ -38,7 +38,9 @@ import gzip
 import json
 import math
 import re
+import sys
 import zlib
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -202,6 +204,7 @@ _FIELD_BITS = 32
 _FIELD_MASK = (1 << _FIELD_BITS) - 1
 _OFFSET = 1 << 15
 _SCALE = 100  # weights are stored and summed as integers: hundredths
+_U32 = next(code for code in "IL" if array(code).itemsize == 4)  # an array typecode of 32-bit fields
 
 
 class _Level:
@@ -213,15 +216,16 @@ class _Level:
         self.classes = classes
         self.bias = bias
         self.columns = columns  # columns[c][row]: class c's weight (hundredths) of the feature in `row`
-        rows = len(columns[0]) if columns else 0
-        packed = [0] * rows
-        for c, col in enumerate(columns):
-            shift = _FIELD_BITS * c
-            for i, w in enumerate(col):
-                if not -_OFFSET <= w < _OFFSET:
-                    raise ValueError("category model: a weight is out of range")
-                packed[i] += (w + _OFFSET) << shift
-        self.packed = tuple(packed)
+        if any(not -_OFFSET <= w < _OFFSET for col in columns for w in (min(col, default=0), max(col, default=0))):
+            raise ValueError("category model: a weight is out of range")
+        # row-major 32-bit little-endian fields, one row's slice read as one integer: class c lands at bit 32·c
+        width = 4 * len(columns)
+        fields = array(_U32, [w + _OFFSET for row in zip(*columns, strict=True) for w in row]).tobytes()
+        if sys.byteorder != "little":
+            swapped = array(_U32, fields)
+            swapped.byteswap()
+            fields = swapped.tobytes()
+        self.packed = tuple(int.from_bytes(fields[i : i + width], "little") for i in range(0, len(fields), width))
 
     def scores(self, rows: Sequence[int]) -> list[float]:
         total = sum(map(self.packed.__getitem__, rows))
