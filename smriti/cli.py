@@ -591,16 +591,20 @@ def categorize_cmd(ctx: click.Context, all_: bool, session_ids: tuple[str, ...],
 def tag(ctx: click.Context, ident: str, category: str, json_: bool) -> None:
     """Set a session's category by hand. Your tag always wins over the rules.
 
+    The tag is also a correction: categorize learns from it for the project's next sessions.
+
     \b
     Example:
         smriti tag 96f77bed bug/fix
     """
+    from smriti.digest.apply import tag_session
+
     app = _app(ctx)
     session = app.store.get_session(ident)
     if not app.store.has_category(category):
         known = ", ".join(r["id"] for r in app.store.category_rows())
         raise click.BadParameter(f"unknown category {category!r}; known: {known}", param_hint="CATEGORY")
-    app.store.tag(session.rowid, category)
+    tag_session(app.store, session, category)
     app.index.sync(app.store)
     tags = app.store.session_tags(session.rowid)
     if json_:
@@ -621,9 +625,11 @@ def untag(ctx: click.Context, ident: str, category: str | None, json_: bool) -> 
     Example:
         smriti untag 96f77bed bug/fix
     """
+    from smriti.digest.apply import untag_session
+
     app = _app(ctx)
     session = app.store.get_session(ident)
-    removed = app.store.untag(session.rowid, category)
+    removed = untag_session(app.store, session, category)
     app.index.sync(app.store)
     after = app.store.session_row(session.rowid).category
     if json_:
@@ -646,24 +652,35 @@ def categories(ctx: click.Context, json_: bool) -> None:
     """List the categories with how many sessions each holds.
 
     `sessions` counts sessions whose primary category it is; `tagged` counts every session
-    tagged with it (parents and secondary tags included).
+    tagged with it (parents and secondary tags included); `corrections` counts the labels
+    categorize learns from (your tags, knowledge files moved to its folder and synced), of
+    which `corrections_from_tags` and `corrections_from_moves` came from each.
 
     \b
     Example:
         smriti categories --json
     """
-    from smriti.digest.apply import Enricher
+    from smriti.digest.apply import LABELS_IN_USE, Enricher
 
     app = _app(ctx)
     if not app.store.category_rows():
         Enricher(app.store).settings_for_repo(None)  # the seeds, before any ingest
     rows = app.store.category_rows()
+    labels = app.store.label_counts(LABELS_IN_USE)
+    for r in rows:
+        counts = labels.get(r["id"], {})
+        r["corrections"] = counts.get("corrections", 0)
+        r["corrections_from_tags"] = counts.get("tag", 0)
+        r["corrections_from_moves"] = counts.get("knowledge", 0)
     if json_:
         emit_json(rows)
         return
     for r in rows:
         indent = "  " if r["parent"] else ""
         click.echo(f"{indent}{r['id']:30} {r['sessions']:6} sessions {r['tagged']:6} tagged  {r['description']}")
+    total = sum(r["corrections"] for r in rows)
+    if total:
+        click.echo(f"{total} corrections in use (your tags and moved knowledge files).")
 
 
 def _repo(path: Path | None) -> Path:
@@ -847,6 +864,8 @@ def sync(
             f"{result.imported} imported, {result.updated} updated, {result.removed} removed, "
             f"{result.unchanged} unchanged from {result.ref}."
         )
+        if result.relabelled:
+            click.echo(f"{result.relabelled} moved to another category: kept as corrections for categorize.")
         for r in result.rejected:
             click.echo(f"rejected {r['path']}: {r['reason']}", err=True)
 

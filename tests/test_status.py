@@ -116,7 +116,7 @@ def test_status_counts_match_the_store_and_adapter_errors_come_and_go(runner, tm
         want_projects[r["project"]] += r["messages"]
     assert {k: v[1] for k, v in projects.items()} == dict(want_projects)
     assert st["by_category"] == dict(Counter(r["category"] for r in rows))
-    assert st["by_category"]["bug/fix"] == 2 and st["by_category"]["decision"] == 1
+    assert st["by_category"]["bug/fix"] == 2 and st["by_category"]["decision/technical"] == 1
     assert sum(st["by_category"].values()) == sessions
     tops = Counter()
     for cat, n in st["by_category"].items():

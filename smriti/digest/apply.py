@@ -4,6 +4,11 @@ Runs at ingest for every session that changed (incrementally: appended messages 
 alone and folded into the saved per-category totals) and on demand (`smriti categorize`). It
 writes the digest (title, summary, entities), the rule tags (a user's tag always wins), the
 files a session touched, and its relations to older sessions of the same project and category.
+
+Corrections are labels (smriti.store.labels): `tag_session` (what `smriti tag` does) and
+`learn_from_move` (a synced knowledge file found in another category's folder) store the corrected
+session's document with its category; `Enricher` loads a project's newest `LABELS_IN_USE` labels once
+and every categorize of that project's sessions consults them (`learned.TeamMemory`).
 """
 
 from __future__ import annotations
@@ -14,12 +19,13 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from smriti import project as projects
-from smriti.digest import distill
-from smriti.digest.categorize import CategoryResult, add_scores, decide, score_messages
+from smriti.digest import distill, learned
+from smriti.digest.categorize import CategoryResult, add_scores, score_messages
+from smriti.digest.combined import classify
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
 from smriti.store import SessionRow, Store
-from smriti.team.knowledge import clean_title
+from smriti.team.knowledge import KnowledgeError, clean_title, validate_category
 
 # A newer session "supersedes" an older one of the same project and category when their titles
 # and touched files say they cover the same ground; "related" when they overlap less.
@@ -27,6 +33,9 @@ SUPERSEDE_AT = 0.75
 RELATED_AT = 0.5
 TITLE_WEIGHT, FILES_WEIGHT = 0.6, 0.4
 MAX_RELATIONS = 5
+# The newest labels of a team that categorize consults: enough for a team's conventions, few enough
+# that comparing a session with each stays well under a millisecond.
+LABELS_IN_USE = 300
 
 
 @dataclass
@@ -35,6 +44,16 @@ class Enricher:
     warnings: list[str] = field(default_factory=list)
     _settings: dict[str, Settings] = field(default_factory=dict)
     _synced: set[str] = field(default_factory=set)
+    _memories: dict[str, learned.TeamMemory | None] = field(default_factory=dict)
+
+    def memory_for(self, project: str | None) -> learned.TeamMemory | None:
+        """The project's labels, ready to vote; None when it has none (or no model is installed)."""
+        key = project or ""
+        if key not in self._memories:
+            model = learned.load_model()
+            labels = self.store.category_labels(key, LABELS_IN_USE) if model else []
+            self._memories[key] = learned.TeamMemory(model, labels) if model and labels else None
+        return self._memories[key]
 
     def settings_for(self, session: SessionRow) -> Settings:
         """The team's categories for the session's repo (`<root>/.smriti/config.toml`), else the seeds."""
@@ -62,12 +81,22 @@ class Enricher:
         rows = self.store.messages(session.rowid)
         digest = self.store.get_digest(session.rowid)
         messages = [r.to_message() for r in rows]
-        if digest and not full and digest["settings"] == settings.fingerprint:
+        model = learned.load_model()
+        if model is not None and model.rules_weight == 0:
+            scores = {}  # the model alone decides (with the team's rules and labels): no seeded evidence to keep
+        elif digest and digest["scores"] and not full and digest["settings"] == settings.fingerprint:
             new = [r.to_message() for r in rows if r.rowid > digest["scored_messages"]]
             scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
         else:
             scores = score_messages(messages, settings)
-        result = decide(scores, settings)
+        result = classify(
+            messages,
+            settings,
+            scores=scores or None,
+            team=self.memory_for(session.project),
+            model=model,
+            session=session.rowid,
+        )
         entities = distill.entities(messages)
         # The agent's own title (one the user set, or the agent's summary of the session) reads
         # better than any extract; the first real request is the fallback.
@@ -149,3 +178,53 @@ def categorize(store: Store, session_rowids: list[int] | None = None, *, all_: b
     return CategorizeResult(
         len(session_rowids), changed, dict(sorted(counts.items())), list(dict.fromkeys(enricher.warnings))
     )
+
+
+def tag_session(store: Store, session: SessionRow, category: str) -> None:
+    """A person's tag: the session's primary category from now on, and a label categorize learns from."""
+    store.tag(session.rowid, category)
+    document = learned.document([r.to_message() for r in store.messages(session.rowid)])
+    store.save_tag_label(session.rowid, session.project, category, document)
+
+
+def untag_session(store: Store, session: SessionRow, category: str | None = None) -> list[str]:
+    """Remove a person's tag (all of them without `category`) and the label it made."""
+    removed = store.untag(session.rowid, category)
+    for cid in removed:
+        store.remove_tag_label(session.rowid, cid)
+    return removed
+
+
+def category_of_path(path: str) -> str | None:
+    """`bug/fix` for `.smriti/knowledge/bug/fix/<file>.md`; None for a path outside the knowledge folder."""
+    from smriti.team.git import KNOWLEDGE_DIR  # noqa: PLC0415  (git helpers are only needed here)
+
+    prefix = KNOWLEDGE_DIR.rstrip("/") + "/"
+    if not path.startswith(prefix):
+        return None
+    parts = path[len(prefix) :].split("/")[:-1]
+    if not parts:
+        return None
+    try:
+        return validate_category("/".join(parts))
+    except KnowledgeError:
+        return None
+
+
+def learn_from_move(store: Store, repo: str, item_id: str, old_path: str, new_path: str) -> str | None:
+    """A knowledge file a reviewer moved to another category's folder is a correction: store it as a
+    label of that repo (its team). The document is the item's session when this machine has it, else
+    the item's own title and body. Returns the new category, or None when the category did not change."""
+    before, after = category_of_path(old_path), category_of_path(new_path)
+    if after is None or after == before:
+        return None
+    item = store.knowledge_in_repo(repo, item_id)
+    if item is None:
+        return None
+    rowid = store.session_for_native(item.agent, item.session) if item.agent and item.session else None
+    if rowid is not None:
+        document = learned.document([r.to_message() for r in store.messages(rowid)])
+    else:
+        document = learned.PART_SEP.join((item.title, item.body[: learned.PROSE_CAP], ""))
+    store.save_knowledge_label(repo, item_id, after, document, rowid)
+    return after

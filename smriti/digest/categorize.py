@@ -131,7 +131,15 @@ class CategoryResult:
 
 
 def categorize_session(messages: Iterable[Message] | Session, settings: Settings | None = None) -> CategoryResult:
-    """The primary category of a session, its confidence and secondary tags."""
+    """The primary category of a session, its confidence and secondary tags: the rules combined with the
+    learned model (`smriti.digest.combined.classify`; `rules_only` for the rules' own decision)."""
+    from smriti.digest.combined import classify  # noqa: PLC0415  (combined imports this module)
+
+    return classify(messages, settings)
+
+
+def rules_only(messages: Iterable[Message] | Session, settings: Settings | None = None) -> CategoryResult:
+    """What the rules alone decide (the evidence `classify` mixes with the model's)."""
     settings = settings or default_settings()
     return decide(score_messages(messages, settings), settings)
 

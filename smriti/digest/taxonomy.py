@@ -434,7 +434,9 @@ def _where(text: str, origin: str, table: str, n: int, name: object) -> str:
 
 # --- fingerprint ------------------------------------------------------------------------------------------
 
-ENGINE_VERSION = 1  # bump when scoring changes in a way that makes saved score totals stale
+# bump when scoring changes in a way that makes saved score totals stale
+# 2: the learned model decides with the rules (issue #17): every saved category is redone once
+ENGINE_VERSION = 2
 
 
 def _fingerprint(settings: Settings) -> str:

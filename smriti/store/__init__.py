@@ -10,7 +10,7 @@ The contract every module here keeps:
 - The schema changes only by appending a migration to migrations.py; a shipped one is never edited.
 - Readers return typed rows (rows.py), not bare tuples.
 
-One module per area (sessions, tags, digests, relations, knowledge, sharing, sources, outbox,
+One module per area (sessions, tags, labels, digests, relations, knowledge, sharing, sources, outbox,
 maintenance, stats), each a mixin over the one connection that connection.py opens, and `Store`
 composes them. Mixins, not one object per area: every `store.method()` call site stays as it was,
 and a `with store.batch():` still wraps the writes of every area in one transaction on one
@@ -31,6 +31,7 @@ from smriti.store.connection import (
 )
 from smriti.store.digests import DigestsMixin
 from smriti.store.knowledge import KnowledgeMixin
+from smriti.store.labels import LabelsMixin
 from smriti.store.maintenance import MaintenanceMixin
 from smriti.store.outbox import OutboxMixin
 from smriti.store.relations import RelationsMixin
@@ -67,6 +68,7 @@ class Store(
     StatsMixin,
     SessionsMixin,
     TagsMixin,
+    LabelsMixin,
     DigestsMixin,
     OutboxMixin,
     KnowledgeMixin,

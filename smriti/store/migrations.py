@@ -312,3 +312,28 @@ def m008_drop_unread_session_columns(conn: apsw.Connection) -> None:
     # schema honest (a column nobody reads is a column nobody notices going stale).
     conn.execute("alter table sessions drop column git_remote")
     conn.execute("alter table sessions drop column extra")
+
+
+@migration
+def m010_category_labels(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- A reviewer's corrections, as labels the next categorize learns from (smriti.digest.learned):
+        -- a `smriti tag` (one per session: the latest tag) and a knowledge file moved to another
+        -- category folder and synced (one per item and repo). `document` is the text the classifier
+        -- reads, kept here so a label outlives its session and loading labels reads no messages.
+        create table category_labels (
+            id integer primary key,
+            project text not null default '',          -- the team: the session's project or the repo's key
+            session integer references sessions(id) on delete set null,
+            item_id text,                               -- the knowledge item whose file moved
+            category text not null,
+            source text not null check (source in ('tag', 'knowledge')),
+            document text not null,
+            created_at text not null
+        );
+        create unique index category_labels_tag on category_labels(session) where source = 'tag';
+        create unique index category_labels_item on category_labels(project, item_id) where source = 'knowledge';
+        create index category_labels_project on category_labels(project, id);
+        """
+    )

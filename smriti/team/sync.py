@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from smriti import project as projects
+from smriti.digest.apply import learn_from_move
 from smriti.store import Store
 from smriti.team import knowledge
 from smriti.team.git import (
@@ -41,6 +42,7 @@ class SyncResult:
     updated: int = 0
     removed: int = 0
     unchanged: int = 0
+    relabelled: int = 0  # moved to another category's folder: corrections categorize learns from
     rejected: list[dict[str, str]] = field(default_factory=list)
     ref: str | None = None
     commit: str | None = None
@@ -53,6 +55,7 @@ class SyncResult:
             "updated": self.updated,
             "removed": self.removed,
             "unchanged": self.unchanged,
+            "relabelled": self.relabelled,
             "rejected": self.rejected,
             "ref": self.ref,
             "commit": self.commit,
@@ -151,6 +154,7 @@ def sync(
     to_read = [e.blob for e in good if e.blob not in by_blob and e.blob not in contents]
     contents.update(read_blobs(repo, to_read))
     seen: dict[str, str] = {}  # item id -> the path that claimed it first
+    moves: list[tuple[str, str, str]] = []  # (item id, old path, new path)
     with store.batch():
         for e in sorted(good, key=lambda e: e.path):
             item_id = by_blob.get(e.blob)
@@ -165,6 +169,7 @@ def sync(
                     result.unchanged += 1
                 else:
                     store.move_knowledge(key, item_id, e.path)
+                    moves.append((item_id, known[item_id][0], e.path))
                     result.updated += 1
                 continue
             try:
@@ -178,6 +183,8 @@ def sync(
                 continue
             seen[item.id] = e.path
             outcome = store.upsert_knowledge(item, origin="sync", repo=key, path=e.path, blob=e.blob)
+            if item.id in known and known[item.id][0] != e.path:  # edited and moved
+                moves.append((item.id, known[item.id][0], e.path))
             if outcome == "imported":
                 result.imported += 1
             elif outcome == "updated":
@@ -185,5 +192,10 @@ def sync(
             else:
                 result.unchanged += 1
         result.removed = store.remove_knowledge(key, (i for i in known if i not in seen))
+        # A file a reviewer moved to another category's folder corrects that category: a label the
+        # next categorize of this repo's sessions learns from.
+        for item_id, old_path, new_path in moves:
+            if learn_from_move(store, key, item_id, old_path, new_path):
+                result.relabelled += 1
         store.save_sync_state(key, result.ref, result.commit)
     return result
