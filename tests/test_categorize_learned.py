@@ -250,3 +250,20 @@ def test_a_knowledge_file_moved_to_another_category_and_synced_is_a_correction(t
     alice.json("categorize", "--session", "sess-zorblax-2")
     assert alice.json("show", "sess-zorblax-2")["category"] == "topic/learning"
     assert alice.sync()["relabelled"] == 0  # a no-op sync learns nothing new
+
+
+def test_a_one_line_chat_is_not_filed_with_false_confidence() -> None:
+    """Real stores are full of one-line test chats; the model must not file them into a folder a
+    reviewer would reject (before the evidence shrink: architecture/tradeoff at 0.44)."""
+    from smriti.digest.combined import classify
+    from smriti.models import Message
+
+    for text in ("List the files", "add some jokes to jokes.csv", "Please update src/main.rs"):
+        result = classify([Message("user", text, "prompt", "a"), Message("assistant", "Done.", "response", "b")])
+        assert result.category == "uncategorized", (text, result)
+    long_bug = (
+        "we get PoolTimeout errors under load in the payments API; the traceback shows the pool is exhausted "
+        "after the retry storm, please find the cause and fix it"
+    )
+    result = classify([Message("user", long_bug, "prompt", "a"), Message("assistant", "Fixed.", "response", "b")])
+    assert result.category.startswith("bug")
