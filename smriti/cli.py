@@ -45,6 +45,18 @@ def _app(ctx: click.Context) -> App:
     return app
 
 
+def _check_agent_names(app: App, agents: tuple[str, ...] | list[str]) -> None:
+    """`--agent` values must name adapters. Checked against the built-in names first, which loads
+    no adapter (importing all of them, and reading the entry points, is a third of a search's
+    start-up); any other name loads the registry: a plugin's, or the error that lists them all."""
+    from smriti.adapters import BUILTIN_NAMES
+
+    if agents and not BUILTIN_NAMES.issuperset(agents):
+        from smriti.ingest import check_agents
+
+        check_agents(app.registry, agents)
+
+
 def _short(text: str | None, width: int) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -179,12 +191,10 @@ def search(
         smriti search migration --agent claude-code --since 7d --json
         smriti search psycopg --kind knowledge
     """
-    from smriti.ingest import check_agents
     from smriti.search import search as run_search
 
     app = _app(ctx)
-    if agents:
-        check_agents(app.registry, agents)
+    _check_agent_names(app, agents)
     hits = run_search(
         app.store,
         app.index,
@@ -276,12 +286,11 @@ def sessions(
         smriti sessions --agent claude-code --limit 5
         smriti sessions --project payments-api --category bug --json
     """
-    from smriti.ingest import check_agents
     from smriti.search import category_filter, project_keys
 
     app = _app(ctx)
     if agent:
-        check_agents(app.registry, [agent])
+        _check_agent_names(app, [agent])
     keys = project_keys(app.store, project)
     cats = category_filter(app.store, category)
     if category and not cats:
