@@ -113,7 +113,9 @@ def run(code: str, *args: str) -> float:
 def old_checkout(commit: str, work: Path) -> Path:
     """`commit` in a temporary worktree, its adapters/ linked where `smriti.adapters` is imported from."""
     where = work / f"old-{commit[:7]}"
-    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(where), commit], check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(REPO), "worktree", "add", "--detach", str(where), commit], check=True, capture_output=True
+    )
     (where / "smriti" / "adapters").symlink_to(where / "adapters")
     return where
 

@@ -42,6 +42,7 @@ WRITER_HEAP = 256_000_000
 WRITER_THREADS = 1
 COMMIT_SECONDS = 60.0  # a long outbox drain commits at least this often
 VERSION_FILE = "smriti-index.json"
+TIERS = ("own", "team")  # a document's tier: a session's ("own") or a knowledge item's ("team")
 SMALL_SET = 512  # up to this many sessions, a session filter is a disjunction of term queries
 
 Progress = Callable[[int, int], None]
@@ -221,7 +222,7 @@ class Index:
             d.add_text("category", doc.category or "uncategorized")
             d.add_text("role", doc.role)
             d.add_text("kind", doc.kind)
-            d.add_text("tier", "team" if doc.knowledge_rowid else "own")
+            d.add_text("tier", TIERS[1] if doc.knowledge_rowid else TIERS[0])
             d.add_text("status", doc.status)
             writer.add_document(d)
 
@@ -379,8 +380,20 @@ class Index:
                     tantivy.Query.range_query(self.schema, "ts", tantivy.FieldType.Integer, filters.since, None),
                 )
             )
-        if filters.tiers:
+        if filters.tiers and not set(filters.tiers) <= set(TIERS):
             clauses.append((tantivy.Occur.Must, self._any_of("tier", filters.tiers)))
+        elif filters.tiers:
+            # Every document has one of TIERS: "not the others" selects the same documents, and a
+            # MUST_NOT on the rare tier skips its few documents where a MUST on the common one
+            # walks nearly all of them (issue #18 measured search at a million messages 6.2 -> 3.2 ms).
+            for tier in TIERS:
+                if tier not in filters.tiers:
+                    clauses.append(
+                        (
+                            tantivy.Occur.MustNot,
+                            tantivy.Query.term_query(self.schema, "tier", tier, index_option="basic"),
+                        )
+                    )
         if filters.statuses:
             clauses.append((tantivy.Occur.Must, self._any_of("status", filters.statuses)))
         for sid in filters.exclude_sessions:

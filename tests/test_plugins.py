@@ -103,7 +103,8 @@ def test_search_agent_check_loads_no_adapter_for_a_builtin_and_still_rejects_unk
         "    main()\n"
         "except SystemExit as exc:\n"
         "    code = exc.code\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith('smriti.adapters.') and m != 'smriti.adapters._common')\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('smriti.adapters.')"
+        " and m != 'smriti.adapters._common')\n"
         "print('LOADED', loaded, file=sys.stderr)\n"
         "sys.exit(code)\n"
     )
