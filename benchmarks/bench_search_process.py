@@ -28,7 +28,9 @@ from corpus import generate  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 # The console script's work, minus pip's launcher (the same for both trees): the tree at argv[1].
-SEARCH = "import sys; sys.path.insert(0, sys.argv.pop(1)); from smriti.console import main; sys.argv[0] = 'smriti'; main()"
+SEARCH = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from smriti.console import main; sys.argv[0] = 'smriti'; main()"
+)
 IN_PROCESS = """
 import sys, time, statistics
 sys.path.insert(0, sys.argv[1])
