@@ -70,6 +70,30 @@ class Registry:
         return sorted(self.adapters)
 
 
+# The built-in adapters' names, as pyproject.toml registers them (tests/test_plugins.py checks that
+# they agree): the CLI accepts `--agent` values on its read paths without importing any adapter.
+BUILTIN_NAMES = frozenset(
+    (
+        "aider",
+        "amp",
+        "claude-code",
+        "cline",
+        "codex",
+        "continue",
+        "copilot",
+        "copilot-cli",
+        "cursor",
+        "droid",
+        "gemini",
+        "generic",
+        "opencode",
+        "pi",
+        "roo",
+        "windsurf",
+    )
+)
+
+
 def load_registry() -> Registry:
     """Load every adapter registered in the entry-point group.
 

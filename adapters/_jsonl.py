@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import msgspec
+
 from smriti.models import Problem
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
@@ -53,6 +55,23 @@ class JsonlRead:
         }
 
     _lines_consumed: int = 0
+
+
+_decoder = msgspec.json.Decoder()
+
+
+def decode_json(data: bytes) -> Any:
+    """One JSON document from UTF-8 bytes, exactly as `json.loads(data.decode("utf-8"))` reads it
+    (the same values, the same exceptions), about four times faster: the ingest path's decoder.
+
+    msgspec reads what it can; whatever it refuses (malformed or invalid UTF-8, but also what the
+    stdlib accepts and msgspec does not: NaN, 1e400, lone surrogate escapes) is read again by the
+    stdlib, so those values and every error message stay as they were. The prompt hook does not
+    come here (it has its own lean reader)."""
+    try:
+        return _decoder.decode(data)
+    except (msgspec.MsgspecError, ValueError, RecursionError):
+        return json.loads(data.decode("utf-8"))
 
 
 def json_type_name(obj: Any) -> str:
@@ -187,38 +206,33 @@ def _split(
             )
         elif raw.strip():
             try:
-                text = raw.decode("utf-8")
+                obj = decode_json(raw)
             except UnicodeDecodeError as exc:
                 out.errors.append(Problem(p, f"invalid UTF-8 at byte {exc.start}; line skipped", line_no))
-            else:
-                try:
-                    obj = json.loads(text)
-                except ValueError as exc:
-                    if not complete:
-                        # A torn last line: the agent may still be writing it. Not consumed.
-                        if live:
-                            out.warnings.append(
-                                Problem(
-                                    p, "last line is incomplete (still being written); left for the next run", line_no
-                                )
-                            )
-                        else:
-                            out.errors.append(
-                                Problem(p, "last line is truncated (no newline, not valid JSON); left unread", line_no)
-                            )
-                        break
-                    # getattr: a too-long integer raises a plain ValueError, with no position.
-                    where = f"{getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')}"
-                    out.errors.append(Problem(p, f"malformed JSON ({where}); line skipped", line_no))
-                else:
-                    if isinstance(obj, dict):
-                        for key in drop_keys:
-                            obj.pop(key, None)
-                        out.records.append((line_no, obj))
+            except ValueError as exc:
+                if not complete:
+                    # A torn last line: the agent may still be writing it. Not consumed.
+                    if live:
+                        out.warnings.append(
+                            Problem(p, "last line is incomplete (still being written); left for the next run", line_no)
+                        )
                     else:
                         out.errors.append(
-                            Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no)
+                            Problem(p, "last line is truncated (no newline, not valid JSON); left unread", line_no)
                         )
+                    break
+                # getattr: a too-long integer raises a plain ValueError, with no position.
+                where = f"{getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')}"
+                out.errors.append(Problem(p, f"malformed JSON ({where}); line skipped", line_no))
+            else:
+                if isinstance(obj, dict):
+                    for key in drop_keys:
+                        obj.pop(key, None)
+                    out.records.append((line_no, obj))
+                else:
+                    out.errors.append(
+                        Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no)
+                    )
         pos = next_pos
         line_no += 1
     out.offset = start + pos

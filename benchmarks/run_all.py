@@ -42,6 +42,9 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "share-sync": ("bench_share_sync.py", ["--items", "500", "--share-sessions", "200"]),
     "hooks": ("bench_hooks.py", ["--sessions", "300", "--runs", "20"]),
     "memory": ("bench_memory.py", ["--sessions", "200", "--big-turns", "1000"]),
+    "ingest": ("bench_ingest.py", ["--sessions", "200", "--rounds", "1"]),
+    "search-process": ("bench_search_process.py", ["--sessions", "200", "--rounds", "10"]),
+    "launcher": ("bench_launcher.py", ["--rounds", "20"]),
     "reliability": (
         "bench_reliability.py",
         [
@@ -51,7 +54,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     ),
 }  # fmt: skip
 # Files under benchmarks/ that are helpers, not benchmarks (corpus generators, shared data).
-HELPERS = {"run_all.py", "corpus.py", "fixtures.py"}
+HELPERS = {"run_all.py", "corpus.py", "fixtures.py", "snapshot.py"}
 
 
 def git_head() -> str:

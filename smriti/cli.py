@@ -46,7 +46,14 @@ def _app(ctx: click.Context) -> App:
 
 
 def _check_agents(app: App, agents: tuple[str, ...] | list[str]) -> None:
-    """An agent smriti has no adapter for is a usage error (exit 2), listing the ones it has."""
+    """An agent smriti has no adapter for is a usage error (exit 2), listing the ones it has.
+    Checked against the built-in names first, which loads no adapter (importing all of them, and
+    reading the entry points, is a third of a search's start-up); any other name loads the registry:
+    a plugin's, or the error that lists them all."""
+    from smriti.adapters import BUILTIN_NAMES
+
+    if not agents or BUILTIN_NAMES.issuperset(agents):
+        return
     known = app.registry.names
     for name in agents:
         if name not in app.registry.adapters:

@@ -64,7 +64,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from smriti.index import Filters, Index, RawHit, sections
+from smriti.index import INACTIVE_STATUSES, Filters, Index, RawHit, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
 from smriti.timewords import time_words
 
@@ -101,9 +101,6 @@ WINNER_MARGIN = 1.8  # a candidate this many times ahead of the next is kept bel
 WINNER_MIN_COVERAGE = 0.25  # ... when it covers this much of the query
 TIME_BOOST = 1.6  # a candidate dated inside the window the prompt's time words name
 MATCHED_MIN_IDF = 3.5  # a concept counts toward MIN_MATCHED if at most ~3% of documents hold it
-# smriti.team.knowledge.STATUSES but "active" (a test holds them equal): not imported, its regexes cost
-# the first prompt ~10 ms
-INACTIVE_STATUSES = ("superseded", "withdrawn")
 
 # ---- context ------------------------------------------------------------------------------------
 CHARS_PER_TOKEN = 4  # a conservative estimate for English prose and code

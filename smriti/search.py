@@ -10,8 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from smriti import project as projects
 from smriti.errors import InvalidInput
-from smriti.index import Filters, Index
-from smriti.recall import INACTIVE_STATUSES
+from smriti.index import INACTIVE_STATUSES, Filters, Index
 from smriti.store import KnowledgeRow, Store
 
 # A session is more than its best line: further matching messages add a damped share.

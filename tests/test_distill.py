@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
+from smriti.digest import distill
 from smriti.digest.distill import (
     LINE_MAX,
     SUMMARY_LINES,
@@ -466,3 +467,27 @@ def test_arbitrary_messages_never_raise(msgs: list[Message], agent_title: str | 
     e = entities(msgs)
     assert all(isinstance(x, str) for x in (*e.files, *e.commands, *e.errors, *e.commits, *e.urls))
     assert entities(msgs) == e and summary(msgs) == lines and title(msgs, agent_title) == t
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["commit", "Commit", "COMMITTED", "commits", " ", "\n", "abc1234", "deadbeef12", "a1b2c3d4e5f6", "/", "-"]
+            + [".", "x", "İ", "ı", "fix", "\r\n", "0123456789abcdef0123", "CoMmIt", "ab12CD3", "[main ", "]"]
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_commit_scan_by_line_finds_what_a_scan_of_the_whole_text_does(text: str) -> None:
+    # entities() runs the commit patterns over the lines that hold the word only (for speed);
+    # the reference is the plain scan of the whole text.
+    whole = distill._Ordered()
+    if "ommit" in text or "OMMIT" in text:
+        for rx in distill._COMMIT_NEAR[:2]:
+            for m in rx.finditer(text):
+                if distill._has_hex_mix(m.group(1)):
+                    whole.add(m.group(1))
+    by_line = distill._Ordered()
+    distill._scan_commits(text, by_line, git_output=False)
+    assert by_line.values() == whole.values()

@@ -156,3 +156,20 @@ def test_any_query_text_is_safe(tmp_path_factory, query: str) -> None:
     d = tmp_path_factory.mktemp("q")
     index = Index(d / "index")
     index.search(query)  # never raises, whatever the user types
+
+
+def test_a_drain_that_commits_on_its_time_bound_applies_everything_once(env, monkeypatch) -> None:
+    # A long outbox drain commits every COMMIT_SECONDS; with a bound of zero it commits after every
+    # batch, and everything still arrives exactly once.
+    import smriti.index as index_module
+
+    store, index = env
+    index.sync(store)  # built, empty: what follows goes through the outbox
+    monkeypatch.setattr(index_module, "COMMIT_SECONDS", 0.0)
+    first = write(store, "a", ["volume claim one"])
+    second = write(store, "b", ["volume claim two", "another volume"])
+    assert index.sync(store) >= 2
+    assert store.outbox_size() == 0
+    assert sorted(h.session_rowid for h in index.search("volume", limit=10)) == [first, second, second]
+    assert index.sync(store) == 0  # nothing left, nothing applied twice
+    assert index.num_docs() == 3

@@ -98,3 +98,46 @@ def test_adapters_json_counts_sessions_in_default_roots(runner, isolated_env: Pa
     assert "    ~/.codex/sessions  (not found)\n" in text and "    ~/.claude/projects\n" in text
     invoke_json(runner, "ingest")
     assert {r["name"]: r for r in invoke_json(runner, "adapters")}["claude-code"]["sessions_found"] == 3
+
+
+def test_builtin_names_are_the_registered_builtins() -> None:
+    # The CLI accepts these `--agent` values without loading the registry: they must be exactly
+    # the adapters pyproject.toml registers as built-ins.
+    from smriti.adapters import BUILTIN_NAMES, load_registry
+
+    registry = load_registry()
+    assert BUILTIN_NAMES == {name for name, reg in registry.adapters.items() if reg.origin == "builtin"}
+
+
+def test_search_loads_no_adapter_ingest_or_recall_and_still_rejects_an_unknown_agent(tmp_path: Path) -> None:
+    # `smriti search` is a process a person waits for: checking `--agent codex` must not import
+    # every adapter (nor the ingest pipeline), and search does not need recall's vocabularies.
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from smriti.console import main\n"
+        "sys.argv = ['smriti', *sys.argv[1:]]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "heavy = ('smriti.adapters.', 'smriti.ingest', 'smriti.digest', 'smriti.recall')\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(heavy))\n"
+        "print('LOADED', loaded, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    env = {**os.environ, "SMRITI_HOME": str(tmp_path / "home")}
+    ok = subprocess.run(
+        [sys.executable, "-c", probe, "search", "anything", "--agent", "codex", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "LOADED []" in ok.stderr
+    bad = subprocess.run(
+        [sys.executable, "-c", probe, "search", "anything", "--agent", "nope"], capture_output=True, text=True, env=env
+    )
+    assert bad.returncode == 1 and "Unknown agent 'nope'" in bad.stderr

@@ -542,6 +542,7 @@ _COMMIT_NEAR = (
     re.compile(rf"(?<![\w/.-])({_HEX})\b[^\n]{{0,25}}?\bcommit\b", re.I),
     re.compile(rf"^\[[\w./-]+(?: \(root-commit\))? ({_HEX})\]", re.M),  # git commit's own output
 )
+_COMMIT_WORD = re.compile("commit", re.I)  # the word both _COMMIT_NEAR[:2] need, with their case rules
 _GIT_LOG_LINE = re.compile(rf"^(?:commit )?({_HEX})\b", re.M)
 
 
@@ -836,7 +837,19 @@ def _scan_commits(text: str, out: _Ordered, *, git_output: bool) -> None:
                 if _has_hex_mix(m.group(1)):
                     out.add(m.group(1))
     if "ommit" in text or "OMMIT" in text:
+        # Both patterns match within one line that holds the word: run them over those lines
+        # only (a long tool output mentions "commit" once; trying a hash at each of its
+        # positions was most of entities()' time). Same matches, in the same order.
+        lines = []
+        line_end = -1
+        for word in _COMMIT_WORD.finditer(text):
+            if word.start() < line_end:
+                continue  # this line is taken already
+            line_end = text.find("\n", word.end())
+            line_end = len(text) if line_end < 0 else line_end
+            lines.append(text[text.rfind("\n", 0, word.start()) + 1 : line_end])
         for rx in _COMMIT_NEAR[:2]:
-            for m in rx.finditer(text):
-                if _has_hex_mix(m.group(1)):
-                    out.add(m.group(1))
+            for line in lines:
+                for m in rx.finditer(line):
+                    if _has_hex_mix(m.group(1)):
+                        out.add(m.group(1))

@@ -12,8 +12,12 @@ from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
 
 
 class OutboxMixin(StoreConnection):
-    def outbox_batch(self, limit: int = 5000) -> list[tuple[int, str, int]]:
-        return list(self.conn.execute("select id, op, ref from outbox order by id limit ?", (limit,)))
+    def outbox_batch(self, limit: int = 5000, after: int = 0) -> list[tuple[int, str, int]]:
+        """The next changes to index, oldest first: those after outbox id `after` (a drain that
+        commits once reads on past what it has applied but not yet marked done)."""
+        return list(
+            self.conn.execute("select id, op, ref from outbox where id > ? order by id limit ?", (after, limit))
+        )
 
     def outbox_done(self, upto_id: int) -> None:
         with self.conn:

@@ -21,6 +21,9 @@ from smriti.store.connection import (
 )
 from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteResult
 
+# Values per `in (...)` list: under SQLite's bound-parameter limit, big enough to be few queries.
+_IN_CHUNK = 500
+
 _SESSION_COLS = (
     "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
     "ended_at, models, source_paths, parent_native_id, category, message_count, "
@@ -116,8 +119,12 @@ class SessionsMixin(StoreConnection):
                 )
             next_seq = self._scalar("select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,))
             added = updated = 0
-            for m in session.messages:
-                outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m)
+            blobs = self._blob_ids([m.text for m in session.messages])
+            fresh = self._put_new_messages(rowid, session, next_seq, blobs, whole=created)
+            if fresh is not None:
+                added, next_seq = fresh, next_seq + fresh
+            for m in () if fresh is not None else session.messages:
+                outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m, blobs[m.text])
                 if outcome == "added":
                     next_seq += 1
                     added += 1
@@ -131,10 +138,66 @@ class SessionsMixin(StoreConnection):
                 )
         return WriteResult(rowid, sid, added, updated, created)
 
-    def _put_message(self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message) -> str | None:
+    def _put_new_messages(
+        self, session_rowid: int, session: Session, seq: int, blobs: dict[str, int], *, whole: bool
+    ) -> int | None:
+        """The common case in a few statements: every message of `session` is new to the store
+        (no stored key, none repeated). Inserts them from `seq` on, queues the index work and
+        returns how many were added; None (nothing written) when any key is known or repeated:
+        then each message takes `_put_message`'s path, which settles replays and updates.
+        `whole`: the session is new, so one outbox row names it instead of one per message (the
+        index builds the same documents from either, and reads the session's rows in one go).
+
+        The rows, ids and order are exactly those `_put_message` would write one at a time."""
+        messages = session.messages
+        if not messages:
+            return None
+        hashes = [key_hash(session.agent, m.key) for m in messages]
+        if len(set(hashes)) != len(hashes):
+            return None
+        c = self.conn
+        for start in range(0, len(hashes), _IN_CHUNK):
+            chunk = hashes[start : start + _IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            if c.execute(f"select 1 from messages where key_hash in ({marks}) limit 1", chunk).fetchone():
+                return None
+        rows = [
+            (
+                session_rowid,
+                seq + i,
+                kh,
+                m.role,
+                m.kind,
+                blobs[m.text],
+                m.timestamp,
+                m.tool_name,
+                None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False),
+                json.dumps(list(m.files)) if m.files else None,
+                int(m.sidechain),
+                m.action,
+            )
+            for i, (kh, m) in enumerate(zip(hashes, messages, strict=True))
+        ]
+        ids = [
+            r[0]
+            for r in c.executemany(
+                "insert into messages (session, seq, key_hash, role, kind, blob, ts, tool_name, tool_input, files, "
+                "sidechain, action) values (?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                rows,
+            )
+        ]
+        indexed = [(i,) for i, m in zip(ids, messages, strict=True) if m.kind not in UNINDEXED_KINDS]
+        if indexed and whole:
+            c.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
+        elif indexed:
+            c.executemany("insert into outbox (op, ref) values ('message', ?)", indexed)
+        return len(ids)
+
+    def _put_message(
+        self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message, blob: int
+    ) -> str | None:
         """Store one message of a session: "added", "updated" (its text changed) or None (known)."""
         c = self.conn
-        blob = self._blob_id(m.text)
         tool_input = None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False)
         files = json.dumps(list(m.files)) if m.files else None
         kh = key_hash(agent, m.key)
@@ -193,14 +256,25 @@ class SessionsMixin(StoreConnection):
             "delete from blobs where id = ? and not exists (select 1 from messages where blob = ?)", (blob, blob)
         )
 
-    def _blob_id(self, text: str) -> int:
-        digest = text_hash(text)
-        row = self.conn.execute(
-            "insert into blobs (hash, text) values (?, ?) on conflict (hash) do nothing returning id", (digest, text)
-        ).fetchone()
-        if row is None:
-            return self._scalar("select id from blobs where hash = ?", (digest,))
-        return row[0]
+    def _blob_ids(self, texts: list[str]) -> dict[str, int]:
+        """Each distinct text's blob id, stored first where new (in order of first appearance, so
+        ids come out as one insert per text would number them). Known hashes are looked up in
+        one query per chunk: their texts are never sent to SQLite again."""
+        by_hash = {text_hash(t): t for t in dict.fromkeys(texts)}
+        ids: dict[bytes, int] = {}
+        digests = list(by_hash)
+        c = self.conn
+        for start in range(0, len(digests), _IN_CHUNK):
+            chunk = digests[start : start + _IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            ids.update(c.execute(f"select hash, id from blobs where hash in ({marks})", chunk))
+        new = [(d, t) for d, t in by_hash.items() if d not in ids]
+        if new:
+            for (digest, _), (rowid,) in zip(
+                new, c.executemany("insert into blobs (hash, text) values (?, ?) returning id", new), strict=True
+            ):
+                ids[digest] = rowid
+        return {t: ids[d] for d, t in by_hash.items()}
 
     def delete_session(self, agent: str, native_id: str, reason: str | None = None) -> bool:
         """Remove a session and its messages (and, with a reason, keep it out of future ingests)."""

@@ -1,0 +1,192 @@
+"""Ingest speed side by side: this checkout, an older commit, a plain SQLite FTS5 ingest and a bare
+Tantivy ingest of the same files, in interleaved rounds (the machine may be shared: compare the
+ratios within one run, not absolute numbers across runs), and whether the stores are equal.
+
+    python benchmarks/bench_ingest.py                          # 2,000 sessions, 3 rounds, vs 3137854
+    python benchmarks/bench_ingest.py --sessions 500 --rounds 1 --old none
+
+Each ingest runs as its own process (`smriti ingest` into an empty data dir, as a new user's
+first run). The older commit is checked out in a temporary git worktree and run with this venv's
+Python. After the rounds, the canonical dumps (benchmarks/snapshot.py) of both data dirs are
+compared: "equal" means every stored row (but write times) and every observable index document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from corpus import generate  # noqa: E402
+from snapshot import digest  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Runs one ingest with the smriti found at argv[1] (a source checkout), prints its wall time.
+SMRITI_INGEST = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from smriti.adapters import load_registry
+from smriti.config import UserConfig
+from smriti.index import Index
+from smriti.ingest import ingest
+from smriti.store import Store
+t0 = time.perf_counter()
+data = Path(sys.argv[3])
+store = Store(data / "smriti.db")
+index = Index(data / "index")
+if sys.argv[4:] == ["built"]:  # an index some earlier command built while the store was empty
+    index.rebuild(store)
+    t0 = time.perf_counter()
+result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [Path(sys.argv[2])])
+assert not result.errors, result.errors[:3]
+store.close()
+print(time.perf_counter() - t0)
+"""
+
+# The baselines read the same files line by line with the stdlib decoder and keep the message text.
+BASELINE_COMMON = """
+import json, sys, time
+from pathlib import Path
+def texts(corpus):
+    for path in sorted(Path(corpus).rglob("*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            rec = json.loads(line)
+            if rec.get("type") not in ("user", "assistant"):
+                continue
+            content = rec["message"]["content"]
+            if isinstance(content, str):
+                yield rec["sessionId"], content
+                continue
+            for part in content:
+                text = part.get("text") or part.get("thinking") or part.get("content") or json.dumps(part.get("input"))
+                yield rec["sessionId"], text if isinstance(text, str) else json.dumps(text)
+t0 = time.perf_counter()
+"""
+
+FTS5_INGEST = (
+    BASELINE_COMMON
+    + """
+import apsw
+conn = apsw.Connection(sys.argv[2] + "/fts.db")
+conn.pragma("journal_mode", "wal")
+with conn:
+    conn.execute("create virtual table m using fts5(text, session unindexed, tokenize='porter unicode61')")
+    conn.executemany("insert into m(session, text) values (?, ?)", texts(sys.argv[1]))
+conn.close()
+print(time.perf_counter() - t0)
+"""
+)
+
+TANTIVY_INGEST = (
+    BASELINE_COMMON
+    + """
+import tantivy
+b = tantivy.SchemaBuilder()
+b.add_text_field("text", stored=False, tokenizer_name="en_stem", index_option="freq")
+b.add_text_field("session", stored=True, tokenizer_name="raw")
+index = tantivy.Index(b.build(), path=sys.argv[2])
+writer = index.writer(128_000_000, 1)
+for session, text in texts(sys.argv[1]):
+    writer.add_document(tantivy.Document(session=session, text=text))
+writer.commit()
+writer.wait_merging_threads()
+print(time.perf_counter() - t0)
+"""
+)
+
+
+def run(code: str, *args: str) -> float:
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"failed: {out.stderr[-2000:]}")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def old_checkout(commit: str, work: Path) -> Path:
+    """`commit` in a temporary worktree, its adapters/ linked where `smriti.adapters` is imported from."""
+    where = work / f"old-{commit[:7]}"
+    subprocess.run(
+        ["git", "-C", str(REPO), "worktree", "add", "--detach", str(where), commit], check=True, capture_output=True
+    )
+    (where / "smriti" / "adapters").symlink_to(where / "adapters")
+    return where
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sessions", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--old", default="3137854", help="the commit to compare with ('none': skip)")
+    ap.add_argument(
+        "--built-index",
+        action="store_true",
+        help="ingest into a data dir whose (empty) index is already built: the outbox path, not a rebuild",
+    )
+    args = ap.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="smriti-bench-ingest-"))
+    old = None if args.old == "none" else old_checkout(args.old, work)
+    try:
+        corpus = work / "corpus"
+        stats = generate(corpus, args.sessions, args.seed)
+        mb = stats["bytes"] / 1e6
+        runners = {"smriti (this checkout)": (SMRITI_INGEST, REPO)}
+        if old is not None:
+            runners[f"smriti at {args.old}"] = (SMRITI_INGEST, old)
+        runners["SQLite FTS5 baseline"] = (FTS5_INGEST, None)
+        runners["bare Tantivy baseline"] = (TANTIVY_INGEST, None)
+        times: dict[str, list[float]] = {name: [] for name in runners}
+        for r in range(args.rounds):
+            for n, (name, (code, root)) in enumerate(runners.items()):
+                data = work / f"data-{n}"
+                shutil.rmtree(data, ignore_errors=True)
+                data.mkdir()
+                if root is None:
+                    times[name].append(run(code, str(corpus), str(data)))
+                else:
+                    extra = ["built"] if args.built_index else []
+                    times[name].append(run(code, str(root), str(corpus), str(data), *extra))
+                if r == args.rounds - 1 and root is not None:
+                    times[name + " digest"] = [0.0]
+                    (work / f"digest-{n}").write_text(digest(data))
+        digests = {n: (work / f"digest-{n}").read_text() for n, (_, (_, root)) in enumerate(runners.items()) if root}
+        fts = statistics.median(times["SQLite FTS5 baseline"])
+        load = os.getloadavg()[0]
+        print(
+            f"# ingest side by side — {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, load average {load:.1f}"
+        )
+        print(
+            f"corpus: {args.sessions} Claude Code sessions, {stats['lines']} messages, {mb:.1f} MB; "
+            f"{args.rounds} interleaved rounds, median\n"
+        )
+        where = "a data dir with a built, empty index" if args.built_index else "an empty data dir"
+        print(f"| ingest into {where} | s | MB/s | speed vs FTS5 |")
+        print("|---|---|---|---|")
+        for name in runners:
+            s = statistics.median(times[name])
+            print(f"| {name} | {s:.2f} | {mb / s:.1f} | {fts / s:.2f}x |")
+        if len(digests) == 2:
+            a, b = digests.values()
+            print(f"\nstore + index equal to {args.old}'s: {'yes' if a == b else 'NO'} (sha256 {a[:12]} / {b[:12]})")
+        print(json.dumps({name: [round(t, 2) for t in ts] for name, ts in times.items() if "digest" not in name}))
+    finally:
+        if old is not None:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""A faster ingest must store exactly what the plain one did.
+
+The batched write path (a session's new messages in one executemany, a new session queued for the
+index as one outbox row, one index commit per run) is compared, through a canonical dump of every
+stored row and every observable index document (benchmarks/snapshot.py), with the paths it
+replaced: sessions arriving over several runs into a built index (the outbox drained by `sync`),
+a session appended to across runs, and sources re-read in full, whose messages are all known and
+take the one-message-at-a-time path. benchmarks/bench_ingest.py runs the same comparison against
+the commit before the batched path (3137854) on a larger corpus and records the result.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterable
+from itertools import zip_longest
+from pathlib import Path
+
+import apsw
+import pytest
+
+from smriti.adapters import load_registry
+from smriti.config import UserConfig
+from smriti.index import Index
+from smriti.ingest import ingest
+from smriti.store import Store
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+from snapshot import dump, index_lines, store_lines  # noqa: E402
+
+
+def _ingest(data: Path, paths: list[Path]) -> None:
+    store = Store(data / "smriti.db")
+    index = Index(data / "index")
+    try:
+        result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], paths)
+        assert not result.errors, result.errors[:3]
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("equality") / "corpus"
+    subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "corpus.py"), str(out), "--sessions", "40", "--seed", "11"],
+        check=True,
+        capture_output=True,
+    )
+    return out
+
+
+def _files(corpus: Path) -> list[Path]:
+    adapter = load_registry().get("claude-code")
+    return list(adapter.discover(corpus))
+
+
+def test_one_run_stores_what_many_runs_and_re_reads_store(corpus: Path, tmp_path: Path) -> None:
+    files = _files(corpus)
+    assert len(files) == 40
+    # Many runs: a first third into a new data dir (the index is built in one go), then the rest:
+    # new sessions into a built index, through the outbox.
+    many = tmp_path / "many"
+    _ingest(many, files[:13])
+    _ingest(many, files[13:])
+    one = tmp_path / "one"
+    _ingest(one, files)
+    assert _differences(dump(one), dump(many)) == []
+
+    # Every source re-read in full (its size kept, its modification time moved): all its messages
+    # are known, so each takes the one-message-at-a-time path, and nothing may change.
+    for f in files:
+        st = f.stat()
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    _ingest(many, files)
+    _ingest(one, files)
+    one_dump = list(dump(one))
+    assert len(one_dump) > 1000
+    assert _differences(one_dump, dump(many)) == []
+
+
+def test_a_session_appended_to_stores_what_one_read_of_it_does(corpus: Path, tmp_path: Path) -> None:
+    files = _files(corpus)[:6]
+    last = files[-1]
+    full = last.read_bytes()
+    lines = full.splitlines(keepends=True)
+    st = last.stat()
+    appended = tmp_path / "appended"
+    last.write_bytes(b"".join(lines[: len(lines) // 2]))
+    _ingest(appended, files)
+    last.write_bytes(full)
+    os.utime(last, ns=(st.st_atime_ns, st.st_mtime_ns))
+    _ingest(appended, [last])
+    one = tmp_path / "one"
+    _ingest(one, files)
+    # The stored rows, but the digests: an appended session's new messages are scored alone and
+    # added to its saved category scores, which can differ from one sum in the last float digit.
+    stored = [line for line in store_lines(one / "smriti.db") if not line.startswith('["digests"')]
+    assert (
+        _differences(
+            stored, [line for line in store_lines(appended / "smriti.db") if not line.startswith('["digests"')]
+        )
+        == []
+    )
+    # The index holds the same documents (the appended session's digest was indexed again: its old
+    # document is deleted but still counted in term statistics until a merge, so scores may differ).
+    docs = [line for line in index_lines(one) if line.startswith('["doc"') or line.startswith('["keyword"')]
+    assert (
+        _differences(
+            docs, [line for line in index_lines(appended) if line.startswith('["doc"') or line.startswith('["keyword"')]
+        )
+        == []
+    )
+
+
+def _differences(a: Iterable[str], b: Iterable[str]) -> list[tuple[str | None, str | None]]:
+    """The first few lines that differ (a missing line is None)."""
+    return [(x, y) for x, y in zip_longest(a, b) if x != y][:3]
+
+
+def test_the_dump_sees_a_changed_row_and_a_changed_index_document(corpus: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    _ingest(data, _files(corpus)[:5])
+    original = list(dump(data))
+    conn = apsw.Connection(str(data / "smriti.db"))
+    last_id, kind = conn.execute("select id, kind from messages order by id desc limit 1").fetchone()
+    with conn:
+        conn.execute(
+            "update messages set kind = ? where id = ?", ("summary" if kind != "summary" else "prompt", last_id)
+        )
+    assert list(dump(data)) != original
+    with conn:
+        conn.execute("update messages set kind = ? where id = ?", (kind, last_id))
+    conn.close()
+    # The store as it was, the index not: one message's text, a prompt's, indexed again changed.
+    store = Store(data / "smriti.db")
+    index = Index(data / "index")
+    with store.conn:
+        store.conn.execute(
+            "insert into outbox (op, ref) values ('message', (select min(id) from messages where kind = 'prompt'))"
+        )
+        store.conn.execute(
+            "update blobs set text = text || ' zebra' where id = (select blob from messages where id = "
+            "(select min(id) from messages where kind = 'prompt'))"
+        )
+    index.sync(store)
+    with store.conn:
+        store.conn.execute(
+            "update blobs set text = substr(text, 1, length(text) - 6) where id = (select blob from messages "
+            "where id = (select min(id) from messages where kind = 'prompt'))"
+        )
+    store.close()
+    changed = list(dump(data))
+    split = next(i for i, line in enumerate(original) if line.startswith('{"index_docs"'))
+    assert changed[:split] == original[:split]  # the store is as it was
+    assert changed != original  # the index is not, and the dump says so
