@@ -140,4 +140,5 @@ def test_search_loads_no_adapter_ingest_or_recall_and_still_rejects_an_unknown_a
     bad = subprocess.run(
         [sys.executable, "-c", probe, "search", "anything", "--agent", "nope"], capture_output=True, text=True, env=env
     )
-    assert bad.returncode == 1 and "Unknown agent 'nope'" in bad.stderr
+    # an unknown agent is a usage error (exit 2) that names the supported ones
+    assert bad.returncode == 2 and "unknown agent 'nope'" in bad.stderr and "codex" in bad.stderr
