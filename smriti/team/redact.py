@@ -93,14 +93,17 @@ import hashlib
 import math
 import re
 import time
+import tomllib
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any
 
 from smriti.errors import ConfigError
+from smriti.team import secret_views
 
 __all__ = [
     "MAX_PASSES",
@@ -122,6 +125,7 @@ MAX_TEAM_PATTERN_CHARS = 512
 MAX_TEAM_MATCHES = 10_000  # per pattern and text: a pattern matching everywhere is an error, not a flood
 MAX_PATH_RULES = 64
 MAX_PASSES = 3
+MAX_VIEW_DEPTH = 2  # decoded views of decoded views: base64 inside base64, a JSON string in a URL
 SCAN_ERROR = "scan-error"  # kind of a finding that says a check could not run (never allow-listable)
 
 KIND_RE = re.compile(r"[a-z][a-z0-9-]{0,39}")
@@ -507,6 +511,78 @@ _FLAG_VALUE = (
 _PEM = r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
+_RULES_FILE = Path(__file__).with_name("data") / "secret_rules.toml"
+_CHECKS: dict[str, Callable[[str], bool]] = {
+    "mixed": lambda v: _mixed(v),
+    "upper-lower": lambda v: _upper_and_lower(v),
+    "digit": lambda v: any(c.isdigit() for c in v),
+    "not-template": lambda v: not _is_template(v),
+}
+_LEFTS: dict[str, frozenset[str] | None] = {"any": None, "word": _WORD, "word-dash": _WORD_DASH}
+# A keyword rule: the provider's name, then at most 48 characters of the same line, then the value at a
+# token boundary. The gap is lazy and bounded, so a line without a value costs one short scan per keyword.
+_KEYWORD_GAP = r"[^\n]{0,48}?(?<![A-Za-z0-9/+_=-])"
+_KEYWORD_END = r"(?![A-Za-z0-9/+_=-])"
+
+
+def _table_check(entry: Mapping[str, Any]) -> Callable[[str], bool] | None:
+    name = entry.get("check")
+    if name is None:
+        return None
+    test = _CHECKS[name]
+    skip = int(entry.get("check_from", 0))
+    return (lambda v: test(v[skip:])) if skip else test
+
+
+def _load_table_rules(path: Path = _RULES_FILE) -> tuple[Rule, ...]:
+    """The provider rules of `data/secret_rules.toml` (see its header for the schema)."""
+    data = tomllib.loads(path.read_text("utf-8"))
+    rules: list[Rule] = []
+    for entry in data.get("token", []):
+        kw: dict[str, Any] = {"left": _LEFTS[entry.get("left", "word")], "check": _table_check(entry)}
+        if "needles" in entry:
+            kw["needles"] = tuple(entry["needles"])
+        rules.append(_rule(entry["name"], entry["kind"], entry["pattern"], **kw))
+    for entry in data.get("keyword", []):
+        words = "|".join(re.escape(k) for k in entry["keywords"])
+        pattern = f"(?i:{words}){_KEYWORD_GAP}(?P<secret>{entry['value']}){_KEYWORD_END}"
+        rules.append(
+            _rule(
+                entry["name"],
+                entry["kind"],
+                pattern,
+                group="secret",
+                left=None,
+                ci_needles=tuple(k.lower() for k in entry["keywords"]),
+                check=_table_check(entry),
+                encloses=True,
+            )
+        )
+    return tuple(rules)
+
+
+def _url_password_ok(value: str) -> bool:
+    """`://user:secret@host`, but not `://host:8080/path/@scope` (a port, then a path with an `@`)."""
+    return not _is_template(value) and _PORT_THEN_PATH_RE.match(value) is None
+
+
+_PORT_THEN_PATH_RE = re.compile(r"\d{1,5}(?:/|$)")
+
+
+def _prose_password_ok(value: str) -> bool:
+    """`the password is hunter2!` but not `the password is stored in vault` or `is ${PW}`."""
+    core = value.rstrip(".,;:!?)")
+    return (
+        len(core) >= 6
+        and not _is_template(core)
+        and not any(c in "()[]{}$<>" for c in core)
+        and (any(c.isdigit() for c in core) or _upper_and_lower(core) or not core.isalnum())
+        and not _wordy(core)
+        and not _PATHLIKE_RE.match(core)
+        and "://" not in core
+    )
+
+
 RULES: tuple[Rule, ...] = (
     # Private keys, the whole block (real newlines or JSON's \n); a block without its END line is cut
     # at the end of its base64 run, so a truncated key still goes.
@@ -521,90 +597,7 @@ RULES: tuple[Rule, ...] = (
         needles=("-----BEGIN",),
         left=None,
     ),
-    _rule("age-secret-key", "private-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", priority=P_PRIVATE_KEY),
-    # Cloud providers
-    _rule("aws-access-key-id", "aws-key", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"),
-    _rule(
-        "azure-ad-client-secret",
-        "azure-key",
-        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])",
-        needles=("Q~",),
-        left=None,
-    ),
-    _rule("google-api-key", "google-api-key", r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
-    _rule("google-oauth-client-secret", "google-oauth", r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
-    _rule("google-oauth-access-token", "google-oauth", r"ya29\.[0-9A-Za-z_-]{20,}+"),
-    _rule("google-oauth-refresh-token", "google-oauth", r"1//0[0-9A-Za-z_-]{40,}+", left=frozenset(_WORD | {"/"})),
-    _rule("digitalocean-token", "digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])"),
-    _rule("heroku-api-key", "heroku-key", r"HRKU-[A-Za-z0-9_-]{20,}+"),
-    # Code hosts and registries
-    _rule("github-token", "github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"),
-    _rule("github-fine-grained-pat", "github-token", r"github_pat_[A-Za-z0-9_]{40,255}+"),
-    _rule("gitlab-token", "gitlab-token", r"gl(?:pat|dt|ptt|rt|oas|cbt|imt|soat|ft|agent|ffct|wt)-[A-Za-z0-9_-]{20,}+"),
-    _rule("gitlab-runner-registration-token", "gitlab-token", r"GR1348941[A-Za-z0-9_-]{20,}+"),
-    _rule("npm-token", "npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
-    _rule("pypi-token", "pypi-token", r"pypi-AgE[A-Za-z0-9_-]{50,}+"),
-    _rule("docker-hub-token", "docker-token", r"dckr_pat_[A-Za-z0-9_-]{27,}+"),
-    # AI providers (Anthropic before the generic `sk-` of OpenAI)
-    _rule("anthropic-key", "anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,}+"),
-    _rule("openai-key", "openai-key", r"sk-(?!ant-)[A-Za-z0-9_-]{20,}+", check=lambda v: _mixed(v[3:])),
-    _rule(
-        "huggingface-token",
-        "huggingface-token",
-        r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
-        check=lambda v: _upper_and_lower(v[3:]),
-    ),
-    _rule(
-        "huggingface-org-token",
-        "huggingface-token",
-        r"api_org_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
-        check=lambda v: _upper_and_lower(v[8:]),
-    ),
-    _rule("groq-key", "groq-key", r"gsk_[A-Za-z0-9]{48,}(?![A-Za-z0-9])"),
-    _rule("replicate-token", "replicate-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
-    _rule("xai-key", "xai-key", r"xai-[A-Za-z0-9]{70,}(?![A-Za-z0-9])"),
-    _rule("perplexity-key", "perplexity-key", r"pplx-[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
-    # Chat, payments, mail, telephony
-    _rule(
-        "slack-token", "slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}+", check=lambda v: any(c.isdigit() for c in v)
-    ),
-    _rule("slack-app-token", "slack-token", r"xapp-\d-[A-Za-z0-9-]{10,}+"),
-    _rule(
-        "slack-webhook",
-        "slack-webhook",
-        r"https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}+",
-        left=None,
-    ),
-    _rule(
-        "discord-webhook",
-        "discord-webhook",
-        r"https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}+",
-        needles=("discord",),
-        left=None,
-    ),
-    _rule(
-        "telegram-bot-token",
-        "telegram-token",
-        r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
-        needles=(":AA",),
-    ),
-    _rule("stripe-key", "stripe-key", r"[spr]k_(?:live|test)_[A-Za-z0-9]{10,}+", needles=("k_live_", "k_test_")),
-    _rule("stripe-webhook-secret", "stripe-key", r"whsec_[A-Za-z0-9]{24,}+"),
-    _rule("twilio-api-key", "twilio-key", r"SK[0-9a-fA-F]{32}(?![0-9A-Za-z])"),
-    _rule("sendgrid-key", "sendgrid-key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
-    _rule("mailgun-key", "mailgun-key", r"key-[0-9a-f]{32}(?![0-9A-Za-z])", left=_WORD_DASH),
-    _rule("shopify-token", "shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])"),
-    # Work tools and infrastructure
-    _rule("atlassian-token", "atlassian-token", r"ATATT3[A-Za-z0-9_=-]{150,}+"),
-    _rule("linear-key", "linear-key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
-    _rule("notion-token", "notion-token", r"ntn_[A-Za-z0-9]{40,}(?![A-Za-z0-9])", check=_mixed),
-    _rule("notion-integration-secret", "notion-token", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])", check=_mixed),
-    _rule("postman-key", "postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])"),
-    _rule("doppler-token", "doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
-    _rule("grafana-token", "grafana-token", r"gl(?:sa|c)_[A-Za-z0-9+/_=]{32,}+", check=_mixed),
-    _rule("sentry-token", "sentry-token", r"sntr[ysu]_[A-Za-z0-9+/=_.-]{40,}+"),
-    _rule("databricks-token", "databricks-token", r"dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])"),
-    _rule("vault-token", "vault-token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}+", check=_mixed),
+    *_load_table_rules(),
     # Signed tokens
     _rule(
         "jwt",
@@ -613,26 +606,40 @@ RULES: tuple[Rule, ...] = (
         priority=P_JWT,
         left=_WORD_DASH,
     ),
-    # Credentials in context
+    # Credentials in context. A password in a URL may hold any character but whitespace and quotes
+    # (`/`, `#`, `?`, even `@`: the last `@` before the host ends it).
     _rule(
         "url-password",
         "password",
-        r"://(?P<user>[^\s:/?#@'\"<>\[\]]{0,128}+):(?P<secret>[^\s/?#@'\"<>]{1,256}+)@",
+        r"://(?P<user>[^\s:/?#@'\"<>\[\]`]{0,128}+):(?P<secret>[^\s'\"<>`]{1,256})@(?=[A-Za-z0-9\[])",
         priority=P_URL_PASSWORD,
         group="secret",
         left=None,
-        check=lambda v: not _is_template(v),
+        check=_url_password_ok,
     ),
+    # Headers carry their credential to the end of the value: `&`, `;` or `=` inside it are part of it.
     _rule(
         "authorization-header",
         "bearer-token",
-        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest)"
-        r"[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{8,}+)",
+        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest|apikey|sso-key)"
+        r"[ \t]+(?P<secret>[^\s\"'\\`]{8,2048}+)",
         priority=P_CONTEXT,
         group="secret",
         needles=("uthorization",),
         encloses=True,
         check=lambda v: not _is_template(v),
+    ),
+    _rule(
+        "api-key-header",
+        "secret",
+        r"(?i:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key"
+        r"|x-[a-z0-9-]{0,30}-(?:token|key|secret))[\"']?[ \t]*:[ \t]*[\"']?(?P<secret>[^\s\"'\\`]{8,2048}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        left=_WORD_DASH,
+        ci_needles=("api-key", "apikey", "-token", "-key", "-secret"),
+        encloses=True,
+        check=lambda v: not _is_template(v) and not _is_template(v.rstrip(",;")),
     ),
     _rule(
         "bearer-token",
@@ -657,7 +664,40 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "cli-password-flag",
         "password",
-        r"--(?:password|passwd|pass)[ \t]+" + _FLAG_VALUE,
+        r"--(?:password|passwd|pass)(?:[ \t]+|=)" + _FLAG_VALUE,
+        priority=P_CONTEXT,
+        group="secret",
+        left=_WORD_DASH,
+        encloses=True,
+        check=lambda v: _flag_value_ok(v),
+    ),
+    # `mysql -uroot -pS3cret db`, `mysqldump -p'x y'`: the password is glued to `-p`.
+    _rule(
+        "mysql-password-flag",
+        "password",
+        r"(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)(?![\w-])[^\n|;&]{0,200}?"
+        r"[ \t]-p[\"']?(?P<secret>[^\s\"']{1,128}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        needles=("mysql", "mariadb"),
+        encloses=True,
+        check=lambda v: not _is_template(v),
+    ),
+    # `sshpass -p 'x' ssh …`, `redis-cli -a x`, `PGPASSWORD=x psql` (the last is an assignment).
+    _rule(
+        "cli-p-flag",
+        "password",
+        r"(?:sshpass[ \t]+-p|redis-cli\b[^\n|;&]{0,120}?[ \t]-a)[ \t]*" + _FLAG_VALUE,
+        priority=P_CONTEXT,
+        group="secret",
+        needles=("sshpass", "redis-cli"),
+        encloses=True,
+        check=lambda v: not _is_template(v),
+    ),
+    _rule(
+        "cli-secret-flag",
+        "secret",
+        r"--(?:token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:[ \t]+|=)" + _FLAG_VALUE,
         priority=P_CONTEXT,
         group="secret",
         left=_WORD_DASH,
@@ -665,14 +705,14 @@ RULES: tuple[Rule, ...] = (
         check=lambda v: _flag_value_ok(v),
     ),
     _rule(
-        "cli-secret-flag",
-        "secret",
-        r"--(?:token|api-key|apikey|secret|client-secret|access-token|auth-token)[ \t]+" + _FLAG_VALUE,
+        "prose-password",
+        "password",
+        r"(?i:pass(?:word|phrase|wd)|pwd)[ \t]+(?:is|was)[ \t]*[:=]?[ \t]+[\"'`]?(?P<secret>[^\s\"'`]{6,128}+)",
         priority=P_CONTEXT,
         group="secret",
-        left=_WORD_DASH,
+        ci_needles=("pass", "pwd"),
         encloses=True,
-        check=lambda v: _flag_value_ok(v),
+        check=_prose_password_ok,
     ),
     _rule(
         "url-signature",
@@ -1102,15 +1142,24 @@ class _Cand:
 
 
 def _left_ok(text: str, start: int, left: frozenset[str] | None) -> bool:
-    return left is None or start == 0 or text[start - 1] not in left
+    """Nothing of `left` just before `start`; a `\\n`-style escape (JSON) or a `%XX` percent-encoding
+    there ends a word too, though its last character is a letter or digit (`"a\\nghp_…"`, `q=%20sk-…`)."""
+    if left is None or start == 0 or text[start - 1] not in left:
+        return True
+    if start >= 2 and text[start - 2] == "\\" and text[start - 1] in "ntrbfu0":
+        return True
+    return start >= 3 and text[start - 3] == "%" and text[start - 2] in _HEX_DIGITS and text[start - 1] in _HEX_DIGITS
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _detect(
-    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True
+    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True, depth: int = MAX_VIEW_DEPTH
 ) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
     """Every candidate of every detector (overlaps included), the errors of team patterns, and the names
     of the built-in rules whose needles are in the text. With `only`, other rules are known to have no
-    needle in the text and are skipped."""
+    needle in the text and are skipped. `depth` bounds the decoded views of views (base64 in base64)."""
     cands: list[_Cand] = []
     add = cands.append
     lower: str | None = None
@@ -1138,7 +1187,25 @@ def _detect(
         _detect_emails(text, add)
     _detect_paths(text, settings, add)
     errors = _detect_team(text, settings, add) if settings.patterns and team else []
+    if depth > 0:
+        _detect_views(text, settings, add, depth)
     return cands, errors, frozenset(present)
+
+# What a decoded view may report: secrets. An address, a home path or a merely random value inside a
+# base64 blob or a URL does not make the whole encoded span a secret.
+_VIEW_SKIP_KINDS = frozenset({"email", "home-path", "path", "high-entropy"})
+
+
+def _detect_views(text: str, settings: Settings, add: Callable[[_Cand], None], depth: int) -> None:
+    """Secrets that show only in a decoding of the text (see smriti.team.secret_views): each is reported
+    on the encoded span of the original, so the encoded form is what gets replaced."""
+    for view in secret_views.views(text):
+        found, _, _ = _detect(view.text, settings, None, team=False, depth=depth - 1)
+        for c in found:
+            if c.kind in _VIEW_SKIP_KINDS or not view.changed(c.start, c.end):
+                continue
+            s, e = view.to_source(c.start, c.end)
+            add(_Cand(s, e, c.kind, f"{c.rule}@{view.name}", c.priority, placeholder(c.kind), True))
 
 
 def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
@@ -1444,12 +1511,16 @@ def scan(text: str, settings: Settings | None = None) -> list[Finding]:
     return [_finding(c, lines) for c in chosen] + errors
 
 
-def redact(text: str, settings: Settings | None = None) -> Redacted:
+def redact(text: str, settings: Settings | None = None, *, enabled: bool = True) -> Redacted:
     """Replace every secret, e-mail address and home path in `text`; see the module docstring.
 
     `Redacted.residual` is empty unless something could not be redacted or checked: callers that write
-    shared files must refuse when it is not (`Redacted.problems` says why).
+    shared files must refuse when it is not (`Redacted.problems` says why). `enabled=False` switches this
+    detector off (the text comes back as it is): how tests and the benchmark show that the independent
+    gate (smriti.team.gate) refuses on its own.
     """
+    if not enabled:
+        return Redacted(text)
     settings = settings or _DEFAULT
     lines = _Lines(text)
     # Edits in original coordinates: (orig_start, orig_end, replacement, finding)

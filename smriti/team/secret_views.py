@@ -1,0 +1,218 @@
+"""Decoded views of a text: where a secret hides behind an encoding or a line break.
+
+A secret is not always written as itself: a JSON string escapes its slashes (`https:\\/\\/hooks…`), a
+URL percent-encodes it (`%2F`, `%3D`), a credentials file is pasted as base64, a terminal wraps a long
+token onto two lines. Each `View` is a decoded copy of one window of the text plus the map back to it,
+so a detector run on the view can name the span of the original to replace.
+
+    >>> for view in views(text):
+    ...     for start, end in spans_found_in(view.text):
+    ...         view.to_source(start, end)   # the encoded span of `text` that holds it
+
+The views, each produced only where its trigger is present (so a plain text costs a few `in` tests):
+- `unescaped`: backslash escapes decoded (`\\/`, `\\"`, `\\\\`, `\\uXXXX`, `\\n` …) in runs that hold one;
+- `percent`: `%XX` decoded in runs that hold one;
+- `joined`: a line break removed (a real one, or a JSON `\\n`, with the next line's indentation) where a
+  token-like run ends a line and another starts the next one;
+- `base64`: a standard or url-safe base64 run of `MIN_BASE64` or more characters that decodes to text.
+  Its map sends every position to the whole run: a secret inside means the whole run goes.
+Views of views are the caller's recursion (bounded by its depth), so base64 inside base64 is found.
+This module is shared by the redactor and the gate: it decodes, it holds no secret rule.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["MIN_BASE64", "View", "views"]
+
+MIN_BASE64 = 24
+MAX_BASE64 = 64 * 1024  # longer runs are files (images, bundles), not pasted credentials
+CONTEXT = 64  # characters of plain text kept before a decoded run: a keyword ("aws", "password=") sits there
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A decoded window. `pieces` are (view_start, src_start, src_end, identity) in view order: an
+    identity piece maps character by character; another maps any position inside it to its whole span."""
+
+    name: str
+    text: str
+    pieces: tuple[tuple[int, int, int, bool], ...]
+
+    def to_source(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the original text that view span [start, end) came from (widened to whole escapes)."""
+        return self._at(start, False), self._at(max(start, end - 1), True)
+
+    def changed(self, start: int, end: int) -> bool:
+        """Does view span [start, end) touch a decoded (non-identity) piece? Only then is it news."""
+        starts = [p[0] for p in self.pieces]
+        i = max(0, bisect_right(starts, start) - 1)
+        while i < len(self.pieces) and self.pieces[i][0] < end:
+            if not self.pieces[i][3]:
+                return True
+            i += 1
+        return False
+
+    def _at(self, pos: int, is_end: bool) -> int:
+        starts = [p[0] for p in self.pieces]
+        i = max(0, bisect_right(starts, pos) - 1)
+        vs, ss, se, identity = self.pieces[i]
+        if identity:
+            return ss + (pos - vs) + (1 if is_end else 0)
+        return se if is_end else ss
+
+
+class _Builder:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.parts: list[str] = []
+        self.pieces: list[tuple[int, int, int, bool]] = []
+        self.size = 0
+
+    def copy(self, text: str, start: int, end: int) -> None:
+        if end > start:
+            self.pieces.append((self.size, start, end, True))
+            self.parts.append(text[start:end])
+            self.size += end - start
+
+    def put(self, decoded: str, start: int, end: int) -> None:
+        self.pieces.append((self.size, start, end, False))
+        self.parts.append(decoded)
+        self.size += len(decoded)
+
+    def build(self) -> View:
+        return View(self.name, "".join(self.parts), tuple(self.pieces))
+
+
+_ESCAPE_RE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\\/\"'nrtbf])")
+_SIMPLE = {"\\": "\\", "/": "/", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f"}
+# An escape that matters inside a token (`\/`, `\\`, `\uXXXX`, `\xXX`): `\n` between tokens is a
+# boundary (the rules see that themselves) or a wrap (the joined view).
+_ESCAPE_TRIGGER_RE = re.compile(r"\\(?:[\\/]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})")
+_PERCENT_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{%d,}={0,2}" % MIN_BASE64)
+# A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
+# ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
+_WRAP_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_-]{4})")
+_TOKEN_TAIL_RE = re.compile(r"[A-Za-z0-9+/=_.:~-]{8,}$")
+
+
+def _unescape(match: re.Match[str]) -> str:
+    s = match.group()
+    if s[1] in "ux":
+        try:
+            return chr(int(s[2:], 16))
+        except ValueError:  # pragma: no cover - the pattern admits hex digits only
+            return s
+    return _SIMPLE[s[1]]
+
+
+def _decode_run(name: str, text: str, ws: int, we: int, rx: re.Pattern[str], decode: object) -> View:
+    b = _Builder(name)
+    pos = ws
+    for m in rx.finditer(text, ws, we):
+        b.copy(text, pos, m.start())
+        b.put(decode(m), m.start(), m.end())  # type: ignore[operator]
+        pos = m.end()
+    b.copy(text, pos, we)
+    return b.build()
+
+
+def _percent(m: re.Match[str]) -> str:
+    raw = bytes(int(m.group()[i + 1 : i + 3], 16) for i in range(0, len(m.group()), 3))
+    return raw.decode("utf-8", "replace")
+
+
+def _merged(spans: Iterator[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if out and s <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], e))
+        else:
+            out.append((s, e))
+    return out
+
+
+def _b64_text(run: str) -> str | None:
+    """The text a base64 run encodes, or None when it is not base64 of mostly printable text."""
+    body = run.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        if "-" in body or "_" in body:
+            if "+" in body or "/" in body:
+                return None
+            raw = base64.urlsafe_b64decode(padded)
+        else:
+            raw = base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(c.isprintable() or c in "\n\r\t" for c in decoded)
+    return decoded if decoded and printable >= 0.95 * len(decoded) else None
+
+
+def _windows(text: str, triggers: Iterator[re.Match[str]], reach: int = 256) -> list[tuple[int, int]]:
+    """Merged windows of `reach` characters either side of each trigger (linear: no unbounded runs)."""
+    return _merged((max(0, m.start() - reach), min(len(text), m.end() + reach)) for m in triggers)
+
+
+def views(text: str) -> Iterator[View]:
+    """The decoded views of `text` (see the module docstring); nothing when no trigger is present."""
+    if "\\" in text:
+        for ws, we in _windows(text, _ESCAPE_TRIGGER_RE.finditer(text)):
+            yield _decode_run("unescaped", text, ws, we, _ESCAPE_RE, _unescape)
+    if "%" in text:
+        for ws, we in _windows(text, _PERCENT_RE.finditer(text)):
+            yield _decode_run("percent", text, ws, we, _PERCENT_RE, _percent)
+    if "\n" in text or "\\n" in text:
+        joins = [
+            m for m in _WRAP_RE.finditer(text) if _wrapped_token(text[max(0, m.start() - 200) : m.start()])
+        ]
+        i = 0
+        for ws, we in _windows(text, iter(joins), 200):
+            b = _Builder("joined")
+            pos = ws
+            while i < len(joins) and joins[i].end() <= we:
+                m = joins[i]
+                i += 1
+                if m.start() < pos:
+                    continue
+                b.copy(text, pos, m.start())
+                b.put("", m.start(), m.end())
+                pos = m.end()
+            b.copy(text, pos, we)
+            yield b.build()
+    for m in _B64_RUN_RE.finditer(text):
+        run = m.group()
+        if len(run) > MAX_BASE64:
+            continue
+        decoded = _b64_text(run)
+        if decoded is None:
+            continue
+        ws = max(0, m.start() - CONTEXT)
+        b = _Builder("base64")
+        b.copy(text, ws, m.start())
+        b.put(decoded, m.start(), m.end())
+        yield b.build()
+
+
+def _wrapped_token(tail: str) -> bool:
+    """The run before a line break looks like the first part of a token (a digit, or upper and lower
+    case after its first character), not a word that ends a line of prose."""
+    run = _TOKEN_TAIL_RE.search(tail)
+    if run is None:
+        return False
+    token = run.group()
+    rest = token[1:]
+    return any(c.isdigit() for c in token) or (any(c.isupper() for c in rest) and any(c.islower() for c in rest))
