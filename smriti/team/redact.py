@@ -1205,7 +1205,22 @@ def _detect_views(text: str, settings: Settings, add: Callable[[_Cand], None], d
             if c.kind in _VIEW_SKIP_KINDS or not view.changed(c.start, c.end):
                 continue
             s, e = view.to_source(c.start, c.end)
+            if view.name == "joined" and not _wrapped_parts_ok(text[s:e]):
+                continue  # `ghp_…\nrotate it`: a token that ends a line, then a word, is not one token
             add(_Cand(s, e, c.kind, f"{c.rule}@{view.name}", c.priority, placeholder(c.kind), True))
+
+
+_LINE_BREAK_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*")
+
+
+def _wrapped_parts_ok(span: str) -> bool:
+    """Each line of a token found across line breaks looks like part of a token, not a word of prose."""
+    for part in _LINE_BREAK_RE.split(span):
+        if not part or not (
+            any(c.isdigit() for c in part) or _upper_and_lower(part[1:]) or any(c in "+/=_-" for c in part)
+        ):
+            return False
+    return True
 
 
 def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
