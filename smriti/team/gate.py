@@ -79,7 +79,7 @@ def _fingerprint(value: str) -> str:
     return hashlib.sha256(f"gate:{value}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{%d,}={0,3}" % MIN_TOKEN)
+_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_TOKEN) + r",}={0,3}")
 _CHECKSUM_RE = re.compile(r"(?<![A-Za-z0-9])[a-z]{2,8}_([A-Za-z0-9]{36})(?![A-Za-z0-9])")
 _ARMOUR_RE = re.compile(r"PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d")
 _KEY_MATERIAL_RE = re.compile(r"[A-Za-z0-9+/]{40}")
@@ -156,7 +156,8 @@ def inspect(
     found: list[GateFinding] = []
     _inspect(text, _identity, _always, "", depth, text, found)
     exempt = [v for v in exempt if v]
-    out, seen = [], set()
+    out: list[GateFinding] = []
+    seen: set[tuple[int, int]] = set()
     for f in sorted(found, key=lambda f: (f.start, f.view != "")):
         if f.fingerprint in allow or any(s <= f.start < e for s, e in seen):
             continue  # allowed, or inside a span already reported (a view repeating the plain finding)

@@ -1191,6 +1191,7 @@ def _detect(
         _detect_views(text, settings, add, depth)
     return cands, errors, frozenset(present)
 
+
 # What a decoded view may report: secrets. An address, a home path or a merely random value inside a
 # base64 blob or a URL does not make the whole encoded span a secret.
 _VIEW_SKIP_KINDS = frozenset({"email", "home-path", "path", "high-entropy"})

@@ -96,7 +96,7 @@ _SIMPLE = {"\\": "\\", "/": "/", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": 
 # boundary (the rules see that themselves) or a wrap (the joined view).
 _ESCAPE_TRIGGER_RE = re.compile(r"\\(?:[\\/]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})")
 _PERCENT_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{%d,}={0,2}" % MIN_BASE64)
+_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_BASE64) + r",}={0,2}")
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
 _WRAP_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_-]{4})")
@@ -176,9 +176,7 @@ def views(text: str) -> Iterator[View]:
         for ws, we in _windows(text, _PERCENT_RE.finditer(text)):
             yield _decode_run("percent", text, ws, we, _PERCENT_RE, _percent)
     if "\n" in text or "\\n" in text:
-        joins = [
-            m for m in _WRAP_RE.finditer(text) if _wrapped_token(text[max(0, m.start() - 200) : m.start()])
-        ]
+        joins = [m for m in _WRAP_RE.finditer(text) if _wrapped_token(text[max(0, m.start() - 200) : m.start()])]
         i = 0
         for ws, we in _windows(text, iter(joins), 200):
             b = _Builder("joined")
