@@ -59,3 +59,15 @@ def expand(template: str, rng: random.Random) -> str:
 
 def rule_table() -> dict[str, list[dict]]:
     return tomllib.loads(RULES_FILE.read_text("utf-8"))
+
+
+def secret_of(text: str) -> str:
+    """The secret in an expanded example: its longest word, without a `NAME=` or `name:` in front."""
+    word = max(re.split(r"\s+", text), key=len)
+    return re.sub(r"^[A-Za-z_][A-Za-z0-9_]*[=:]", "", word)
+
+
+def rules() -> list[dict]:
+    """Every rule of the table (token and keyword rules) with its section as `section`."""
+    table = rule_table()
+    return [{**e, "section": "token"} for e in table["token"]] + [{**e, "section": "keyword"} for e in table["keyword"]]

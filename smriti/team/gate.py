@@ -91,10 +91,17 @@ _DIGEST_PREFIX_RE = re.compile(r"(?i)(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?
 _BEFORE_RE = re.compile(
     r"(?i)(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?|h1|integrity)[-:=~][ \t\"']*$"
     r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)[ \t]+$|;base64,$"
+    r"|(?<![A-Za-z0-9])pk\.(?:eyJ[A-Za-z0-9_-]*\.)?$"  # a Mapbox public token: pk.eyJ….…
 )
 # Public by design: publishable keys, client-side project keys.
-_PUBLIC_PREFIXES = ("pk_live_", "pk_test_", "pk.eyJ", "phc_", "FLWPUBK", "npm_package_", "AAAAB3NzaC1", "AAAAC3NzaC1")
+_PUBLIC_PREFIXES = (
+    *("pk_live_", "pk_test_", "pk.eyJ", "phc_", "FLWPUBK", "npm_package_", "AAAAB3NzaC1", "AAAAC3NzaC1"),
+    "/nix/store/",  # a store path's hash names a build, it grants nothing
+)
 _VOWELS = frozenset("aeiouAEIOU")
+_UPPER_RE = re.compile(r"[A-Z]")
+_LOWER_RE = re.compile(r"[a-z]")
+_DIGIT_RE = re.compile(r"[0-9]")
 _LETTER_RUN_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
@@ -125,10 +132,10 @@ def _random_token(token: str) -> bool:
         return False
     if core.startswith(_PUBLIC_PREFIXES):
         return False
-    upper = sum(c.isupper() for c in core)
-    lower = sum(c.islower() for c in core)
-    digits = sum(c.isdigit() for c in core)
-    classes = (upper > 0) + (lower > 0) + (digits > 0)
+    upper = _UPPER_RE.search(core) is not None
+    lower = _LOWER_RE.search(core) is not None
+    digits = _DIGIT_RE.search(core) is not None
+    classes = upper + lower + digits
     if classes < 2 or (classes == 2 and (n < 32 or not digits)):
         return False  # words, CONSTANT_NAMES; two classes only when long (lower case and digits)
     if _entropy(core) < 0.8 * math.log2(min(n, 64)):
@@ -203,9 +210,7 @@ def _inspect(
             if base62_crc32(body[:30]) == body[30:]:
                 report("checksummed-token", m.start(), m.end())
     for m in _TOKEN_RE.finditer(text):
-        if _BEFORE_RE.search(text, max(0, m.start() - 40), m.start()):
-            continue
-        if _random_token(m.group()):
+        if _random_token(m.group()) and not _BEFORE_RE.search(text[max(0, m.start() - 40) : m.start()]):
             report("random-token", m.start(), m.end())
     if depth <= 0:
         return
@@ -214,4 +219,5 @@ def _inspect(
         def inner_to_source(s: int, e: int, v: secret_views.View = v) -> tuple[int, int]:
             return to_source(*v.to_source(s, e))
 
-        _inspect(v.text, inner_to_source, v.changed, v.name, depth - 1, source, found)
+        inner = depth - 1 if v.name == "base64" else 0  # only a base64 decoding is a new text to decode
+        _inspect(v.text, inner_to_source, v.changed, v.name, inner, source, found)

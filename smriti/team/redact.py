@@ -92,11 +92,12 @@ import binascii
 import hashlib
 import math
 import re
+import string
 import time
 import tomllib
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -459,6 +460,11 @@ class Rule:
     left: frozenset[str] | None = _WORD
     check: Callable[[str], bool] | None = None
     encloses: bool = False  # a value-level rule: it may replace narrower matches it fully contains
+    # How the pattern is run. A pattern that starts with a literal runs over the whole text (sre finds
+    # the literal fast); one that does not is run only in windows around its needles (`anchored`); a
+    # keyword rule's pattern is matched right after each keyword (found with str.find, case-insensitive).
+    anchored: bool = False
+    keyword: bool = False
 
 
 def _mixed(value: str) -> bool:
@@ -479,10 +485,12 @@ def _upper_and_lower(value: str) -> bool:
 
 
 def _rule(name: str, kind: str, pattern: str, **kw: Any) -> Rule:
+    prefix = _literal_prefix(pattern)
     if not kw.get("needles") and not kw.get("ci_needles"):
-        prefix = _literal_prefix(pattern)
         assert prefix, f"rule {name} needs needles: every match must contain one"
         kw["needles"] = (prefix,)
+    if not kw.get("keyword"):
+        kw["anchored"] = not prefix
     return Rule(name, kind, re.compile(pattern), **kw)
 
 
@@ -518,10 +526,15 @@ _CHECKS: dict[str, Callable[[str], bool]] = {
     "digit": lambda v: any(c.isdigit() for c in v),
     "not-template": lambda v: not _is_template(v),
 }
-_LEFTS: dict[str, frozenset[str] | None] = {"any": None, "word": _WORD, "word-dash": _WORD_DASH}
+_LEFTS: dict[str, frozenset[str] | None] = {
+    "any": None,
+    "word": _WORD,
+    "word-dash": _WORD_DASH,
+    "token": _WORD_DASH | {".", "~"},
+}
 # A keyword rule: the provider's name, then at most 48 characters of the same line, then the value at a
 # token boundary. The gap is lazy and bounded, so a line without a value costs one short scan per keyword.
-_KEYWORD_GAP = r"[^\n]{0,48}?(?<![A-Za-z0-9/+_=-])"
+_KEYWORD_GAP = r"[^\n]{0,48}?(?<![A-Za-z0-9/+_-])"
 _KEYWORD_END = r"(?![A-Za-z0-9/+_=-])"
 
 
@@ -544,8 +557,7 @@ def _load_table_rules(path: Path = _RULES_FILE) -> tuple[Rule, ...]:
             kw["needles"] = tuple(entry["needles"])
         rules.append(_rule(entry["name"], entry["kind"], entry["pattern"], **kw))
     for entry in data.get("keyword", []):
-        words = "|".join(re.escape(k) for k in entry["keywords"])
-        pattern = f"(?i:{words}){_KEYWORD_GAP}(?P<secret>{entry['value']}){_KEYWORD_END}"
+        pattern = f"{_KEYWORD_GAP}(?P<secret>{entry['value']}){_KEYWORD_END}"
         rules.append(
             _rule(
                 entry["name"],
@@ -556,6 +568,7 @@ def _load_table_rules(path: Path = _RULES_FILE) -> tuple[Rule, ...]:
                 ci_needles=tuple(k.lower() for k in entry["keywords"]),
                 check=_table_check(entry),
                 encloses=True,
+                keyword=True,
             )
         )
     return tuple(rules)
@@ -629,16 +642,17 @@ RULES: tuple[Rule, ...] = (
         encloses=True,
         check=lambda v: not _is_template(v),
     ),
+    # `X-Api-Key: …`, `Private-Token: …`, `X-Vault-Token: …` (matched after each of these words)
     _rule(
         "api-key-header",
         "secret",
-        r"(?i:x-api-key|api-key|apikey|x-auth-token|x-access-token|private-token|x-vault-token|x-goog-api-key"
-        r"|x-[a-z0-9-]{0,30}-(?:token|key|secret))[\"']?[ \t]*:[ \t]*[\"']?(?P<secret>[^\s\"'\\`]{8,2048}+)",
+        r"[\"']?[ \t]*:[ \t]*[\"']?(?P<secret>[^\s\"'\\`]{8,2048}+)",
         priority=P_CONTEXT,
         group="secret",
-        left=_WORD_DASH,
+        left=None,
         ci_needles=("api-key", "apikey", "-token", "-key", "-secret"),
         encloses=True,
+        keyword=True,
         check=lambda v: not _is_template(v) and not _is_template(v.rstrip(",;")),
     ),
     _rule(
@@ -977,7 +991,7 @@ _KEY_QUALIFIERS = frozenset(
 _NON_SECRET_LAST = frozenset(
     "id ids uuid guid sha sha1 sha224 sha256 sha384 sha512 md5 blake2b blake3 hash digest checksum integrity etag "
     "commit rev revision version "
-    "signature ref oid parent head nonce name path file dir url uri href src image tag branch".split()
+    "signature ref oid parent head nonce name path file dir url uri href src image tag branch h1".split()
 )
 
 
@@ -1171,11 +1185,15 @@ def _detect(
             continue
         if rule.ci_needles:
             if lower is None:
-                lower = text.lower()
+                lower = text.translate(_ASCII_LOWER)  # same length as text: offsets carry over
             if not any(n in lower for n in rule.ci_needles):
                 continue
         present.append(rule.name)
-        for m in rule.pattern.finditer(text):
+        if rule.keyword or rule.anchored:
+            matches = _needle_matches(rule, text, lower if rule.ci_needles and lower is not None else text)
+        else:
+            matches = rule.pattern.finditer(text)
+        for m in matches:
             s, e = m.span(rule.group)
             if s < 0 or not _left_ok(text, m.start(), rule.left):
                 continue
@@ -1188,24 +1206,58 @@ def _detect(
     _detect_paths(text, settings, add)
     errors = _detect_team(text, settings, add) if settings.patterns and team else []
     if depth > 0:
-        _detect_views(text, settings, add, depth)
+        _detect_views(text, settings, add, depth, cands)
     return cands, errors, frozenset(present)
 
 
 # What a decoded view may report: secrets. An address, a home path or a merely random value inside a
 # base64 blob or a URL does not make the whole encoded span a secret.
+def _rules_with_needles_in(text: str) -> frozenset[str]:
+    """The rules whose needles occur in a short text (the text around a view's decoded pieces)."""
+    lower = text.translate(_ASCII_LOWER)
+    rules: set[str] = set()
+    for needle in [n for n in _NEEDLE_RULES if n in text]:
+        rules |= _NEEDLE_RULES[needle]
+    for needle in [n for n in _CI_NEEDLE_RULES if n in lower]:
+        rules |= _CI_NEEDLE_RULES[needle]
+    return frozenset(rules)
+
+
+def _needle_index(attr: str) -> dict[str, frozenset[str]]:
+    """Each needle and the rules it belongs to."""
+    owners: dict[str, set[str]] = {}
+    for rule in RULES:
+        for needle in getattr(rule, attr):
+            owners.setdefault(needle, set()).add(rule.name)
+    return {n: frozenset(names) for n, names in owners.items()}
+
+
+_NEEDLE_RULES = _needle_index("needles")
+_CI_NEEDLE_RULES = _needle_index("ci_needles")
+_JOIN_CONTEXT = 256
+_VIEW_CONTEXT = 80  # characters around a decoded piece where a rule's needle (or keyword) may sit
 _VIEW_SKIP_KINDS = frozenset({"email", "home-path", "path", "high-entropy"})
 
 
-def _detect_views(text: str, settings: Settings, add: Callable[[_Cand], None], depth: int) -> None:
+def _detect_views(
+    text: str, settings: Settings, add: Callable[[_Cand], None], depth: int, plain: list[_Cand]
+) -> None:
     """Secrets that show only in a decoding of the text (see smriti.team.secret_views): each is reported
     on the encoded span of the original, so the encoded form is what gets replaced."""
     for view in secret_views.views(text):
-        found, _, _ = _detect(view.text, settings, None, team=False, depth=depth - 1)
+        # Only rules whose needles are near a decoded piece can find something new; only a base64
+        # decoding (a new text, not an edit) is worth decoding again.
+        # (a wrapped token's prefix may be a long way before the line break)
+        only = _rules_with_needles_in(view.around(_JOIN_CONTEXT if view.name == "joined" else _VIEW_CONTEXT))
+        inner = depth - 1 if view.name == "base64" else 0
+        found, _, _ = _detect(view.text, settings, only, team=False, depth=inner)
+        known = {(p.start, p.end) for p in plain}
         for c in found:
-            if c.kind in _VIEW_SKIP_KINDS or not view.changed(c.start, c.end):
+            if c.kind in _VIEW_SKIP_KINDS:
                 continue
             s, e = view.to_source(c.start, c.end)
+            if not view.changed(c.start, c.end) and (s, e) in known:
+                continue  # the plain text has it already; new is what touches a decoded piece or its context
             if view.name == "joined" and not _wrapped_parts_ok(text[s:e]):
                 continue  # `ghp_…\nrotate it`: a token that ends a line, then a word, is not one token
             add(_Cand(s, e, c.kind, f"{c.rule}@{view.name}", c.priority, placeholder(c.kind), True))
@@ -1222,6 +1274,47 @@ def _wrapped_parts_ok(span: str) -> bool:
         ):
             return False
     return True
+
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_ANCHOR_BEFORE = 640  # how far before its needle an anchored rule's match may start
+_ANCHOR_AFTER = 8192  # and how far after it may end (longer tokens are cut there, still redacted in part)
+
+
+def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[str]]:
+    """Matches of a keyword rule (its pattern matched right after each keyword) or of an anchored rule
+    (its pattern searched in windows around each needle), each once, in order of their needles."""
+    needles = rule.ci_needles or rule.needles
+    seen: set[tuple[int, int]] = set()
+    n = len(text)
+    hits = sorted({i for needle in needles for i in _find_all(haystack, needle)})
+    if rule.keyword:
+        lengths = {i: max(len(k) for k in needles if haystack.startswith(k, i)) for i in hits}
+        for i in hits:
+            m = rule.pattern.match(text, i + lengths[i])
+            if m is not None and m.span() not in seen:
+                seen.add(m.span())
+                yield m
+        return
+    windows: list[list[int]] = []
+    for i in hits:
+        ws, we = max(0, i - _ANCHOR_BEFORE), min(n, i + _ANCHOR_AFTER)
+        if windows and ws <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], we)
+        else:
+            windows.append([ws, we])
+    for ws, we in windows:
+        for m in rule.pattern.finditer(text, ws, we):
+            if m.span() not in seen:
+                seen.add(m.span())
+                yield m
+
+
+def _find_all(haystack: str, needle: str) -> Iterator[int]:
+    i = haystack.find(needle)
+    while i >= 0:
+        yield i
+        i = haystack.find(needle, i + 1)
 
 
 def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
@@ -1548,7 +1641,11 @@ def redact(text: str, settings: Settings | None = None, *, enabled: bool = True)
     team_errors: list[Finding] = []
     for pass_no in range(MAX_PASSES + 1):
         # Once a team pattern could not run, later passes do not try again (one time budget per text).
-        cands, errors, present = _detect(current, settings, only, team=not team_errors)
+        # Decoded views are looked at in the first pass only: what they find is replaced there, and the
+        # gate (smriti.team.gate) looks at the decoded views of the result again.
+        cands, errors, present = _detect(
+            current, settings, only, team=not team_errors, depth=MAX_VIEW_DEPTH if pass_no == 0 else 0
+        )
         team_errors = team_errors or errors
         errors = team_errors
         chosen, allow_hits = _select(current, cands, settings.allow)

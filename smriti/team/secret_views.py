@@ -59,6 +59,15 @@ class View:
             i += 1
         return False
 
+    def around(self, reach: int) -> str:
+        """The decoded pieces with `reach` characters of the view either side (joined by NULs)."""
+        parts = []
+        for i, (vs, _, _, identity) in enumerate(self.pieces):
+            if not identity:
+                ve = self.pieces[i + 1][0] if i + 1 < len(self.pieces) else len(self.text)
+                parts.append(self.text[max(0, vs - reach) : ve + reach])
+        return "\x00".join(parts)
+
     def _at(self, pos: int, is_end: bool) -> int:
         starts = [p[0] for p in self.pieces]
         i = max(0, bisect_right(starts, pos) - 1)
@@ -100,7 +109,6 @@ _B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_BASE6
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
 _WRAP_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_-]{4})")
-_TOKEN_TAIL_RE = re.compile(r"[A-Za-z0-9+/=_.:~-]{8,}$")
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -144,6 +152,11 @@ def _b64_text(run: str) -> str | None:
     body = run.rstrip("=")
     if len(body) % 4 == 1:
         return None
+    # The first character of each 4-character group holds the top 6 bits of a byte: for printable ASCII
+    # (0x20-0x7e) that is one of I-Z, a-f. Identifiers and random tokens fail this before any decoding.
+    heads = body[::4]
+    if sum(1 for c in heads if "I" <= c <= "f") < 0.8 * len(heads):
+        return None
     padded = body + "=" * (-len(body) % 4)
     try:
         if "-" in body or "_" in body:
@@ -158,8 +171,11 @@ def _b64_text(run: str) -> str | None:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    printable = sum(c.isprintable() or c in "\n\r\t" for c in decoded)
-    return decoded if decoded and printable >= 0.95 * len(decoded) else None
+    unprintable = len(_UNPRINTABLE_RE.findall(decoded))
+    return decoded if decoded and unprintable <= 0.05 * len(decoded) else None
+
+
+_UNPRINTABLE_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
 
 
 def _windows(text: str, triggers: Iterator[re.Match[str]], reach: int = 256) -> list[tuple[int, int]]:
@@ -176,7 +192,7 @@ def views(text: str) -> Iterator[View]:
         for ws, we in _windows(text, _PERCENT_RE.finditer(text)):
             yield _decode_run("percent", text, ws, we, _PERCENT_RE, _percent)
     if "\n" in text or "\\n" in text:
-        joins = [m for m in _WRAP_RE.finditer(text) if _wrapped_token(text[max(0, m.start() - 200) : m.start()])]
+        joins = [m for m in _WRAP_RE.finditer(text) if _wrap_point(_tail_token(text, m.start()), text, m.end())]
         i = 0
         for ws, we in _windows(text, iter(joins), 200):
             b = _Builder("joined")
@@ -205,12 +221,34 @@ def views(text: str) -> Iterator[View]:
         yield b.build()
 
 
-def _wrapped_token(tail: str) -> bool:
-    """The run before a line break looks like the first part of a token (a digit, or upper and lower
-    case after its first character), not a word that ends a line of prose."""
-    run = _TOKEN_TAIL_RE.search(tail)
-    if run is None:
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.%&")
+_HEAD_RE = re.compile(r"[A-Za-z0-9+/=_.%&-]{1,48}")
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
+
+
+def _wrap_point(tail: str, text: str, next_start: int) -> bool:
+    """Is this line break inside a wrapped token? The runs before and after it both look like parts of
+    a token (a SHA ending a log line, then `Author: …`, is not one)."""
+    if not _wrapped_token(tail):
         return False
-    token = run.group()
+    m = _HEAD_RE.match(text, next_start)
+    return m is not None and _wrapped_token(m.group())
+
+
+def _tail_token(text: str, end: int) -> str:
+    """The token-like run that ends at `end` (its last 48 characters: enough to tell a token from a word)."""
+    i = end
+    while i > 0 and end - i < 48 and text[i - 1] in _TOKEN_CHARS:
+        i -= 1
+    return text[i:end]
+
+
+def _wrapped_token(token: str) -> bool:
+    """The run before a line break looks like the first part of a token (8+ characters with a digit, or
+    upper and lower case after the first one), not a word that ends a line of prose."""
+    if len(token) < 8:
+        return False
+    if any(c.isdigit() for c in token) and any(c.isalpha() for c in token):
+        return True  # not a timestamp or a number
     rest = token[1:]
-    return any(c.isdigit() for c in token) or (any(c.isupper() for c in rest) and any(c.islower() for c in rest))
+    return any(c.isupper() for c in rest) and any(c.islower() for c in rest)
