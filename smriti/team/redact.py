@@ -1258,8 +1258,10 @@ def _detect_views(
             s, e = view.to_source(c.start, c.end)
             if not view.changed(c.start, c.end) and (s, e) in known:
                 continue  # the plain text has it already; new is what touches a decoded piece or its context
-            if view.name == "joined" and not _wrapped_parts_ok(text[s:e]):
-                continue  # `ghp_…\nrotate it`: a token that ends a line, then a word, is not one token
+            if view.name == "joined" and (c.priority >= P_ASSIGNMENT or not _wrapped_parts_ok(text[s:e])):
+                # `ghp_…\nrotate it`: a token that ends a line, then a word, is not one token; and a value
+                # of an assignment does not run on into the next line
+                continue
             add(_Cand(s, e, c.kind, f"{c.rule}@{view.name}", c.priority, placeholder(c.kind), True))
 
 
@@ -1291,6 +1293,9 @@ def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[s
     if rule.keyword:
         lengths = {i: max(len(k) for k in needles if haystack.startswith(k, i)) for i in hits}
         for i in hits:
+            opened = text.rfind("[REDACTED:", max(0, i - 50), i)
+            if opened >= 0 and "]" not in text[opened:i]:
+                continue  # the kind in a placeholder (`[REDACTED:heroku-key]`) names no secret nearby
             m = rule.pattern.match(text, i + lengths[i])
             if m is not None and m.span() not in seen:
                 seen.add(m.span())

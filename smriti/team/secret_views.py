@@ -232,7 +232,10 @@ def _wrap_point(tail: str, text: str, next_start: int) -> bool:
     if not _wrapped_token(tail):
         return False
     m = _HEAD_RE.match(text, next_start)
-    return m is not None and _wrapped_token(m.group())
+    return m is not None and _wrapped_token(m.group()) and _ASSIGNMENT_START_RE.match(m.group()) is None
+
+
+_ASSIGNMENT_START_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=[^=]")  # `PORT=8080`: a new line of a .env file
 
 
 def _tail_token(text: str, end: int) -> str:
