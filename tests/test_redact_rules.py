@@ -84,7 +84,8 @@ def test_url_password_keeps_ports_and_at_signs_in_paths() -> None:
 
 def _credentials() -> tuple[str, str]:
     secret = expand("{b64:40}", random.Random(11))
-    return f"[default]\naws_access_key_id = AKIA{expand('{unum:16}', random.Random(1))}\naws_secret_access_key = {secret}\n", secret
+    key_id = "AKIA" + expand("{unum:16}", random.Random(1))
+    return f"[default]\naws_access_key_id = {key_id}\naws_secret_access_key = {secret}\n", secret
 
 
 def test_base64_of_a_credentials_file_is_redacted_whole() -> None:
@@ -115,7 +116,11 @@ def test_percent_encoded_and_json_escaped_secrets_are_redacted() -> None:
             assert piece not in r.text and piece not in urllib.parse.unquote(r.text).replace("\\/", "/")
 
 
-@pytest.mark.parametrize("entry", [e for e in TOKEN_RULES if len(secret_of(expand(e["example"], random.Random(0)))) >= 24], ids=lambda e: e["name"])
+@pytest.mark.parametrize(
+    "entry",
+    [e for e in TOKEN_RULES if len(secret_of(expand(e["example"], random.Random(0)))) >= 24],
+    ids=lambda e: e["name"],
+)
 def test_a_token_wrapped_onto_two_lines_is_redacted(entry: dict) -> None:
     text = expand(entry["example"], random.Random(9))
     if "\n" in text:

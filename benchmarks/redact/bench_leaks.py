@@ -410,9 +410,9 @@ def main() -> None:
     print(f"# smriti secret-leak benchmark (seed {args.seed}, transcript {args.transcript})")
     print(f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}")
     kinds = {(s, k) for s, k, _, _ in secrets}
-    print(
-        f"secrets: {sum(1 for s in kinds if s[0] == 'tuning')} tuning kinds + {sum(1 for s in kinds if s[0] == 'held-out')} held-out kinds, x {len(CONTEXTS)} contexts; {len(LOOKALIKES)} look-alikes"
-    )
+    tuning = sum(1 for s in kinds if s[0] == "tuning")
+    held = sum(1 for s in kinds if s[0] == "held-out")
+    print(f"secrets: {tuning} tuning + {held} held-out kinds x {len(CONTEXTS)} contexts; {len(LOOKALIKES)} look-alikes")
     results = {}
     for redaction in (True, False):
         tmp = Path(tempfile.mkdtemp(prefix="smriti-leaks-"))

@@ -210,7 +210,7 @@ def _inspect(
             if base62_crc32(body[:30]) == body[30:]:
                 report("checksummed-token", m.start(), m.end())
     for m in _TOKEN_RE.finditer(text):
-        if _random_token(m.group()) and not _BEFORE_RE.search(text[max(0, m.start() - 40) : m.start()]):
+        if _random_token(m.group()) and not _BEFORE_RE.search(text[max(0, m.start() - 120) : m.start()]):
             report("random-token", m.start(), m.end())
     if depth <= 0:
         return

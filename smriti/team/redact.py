@@ -1239,9 +1239,7 @@ _VIEW_CONTEXT = 80  # characters around a decoded piece where a rule's needle (o
 _VIEW_SKIP_KINDS = frozenset({"email", "home-path", "path", "high-entropy"})
 
 
-def _detect_views(
-    text: str, settings: Settings, add: Callable[[_Cand], None], depth: int, plain: list[_Cand]
-) -> None:
+def _detect_views(text: str, settings: Settings, add: Callable[[_Cand], None], depth: int, plain: list[_Cand]) -> None:
     """Secrets that show only in a decoding of the text (see smriti.team.secret_views): each is reported
     on the encoded span of the original, so the encoded form is what gets replaced."""
     for view in secret_views.views(text):
