@@ -20,38 +20,51 @@ never findings, and text that is already redacted comes back byte-identical (`re
 re-runs its detectors on its own output until nothing changes, at most `MAX_PASSES` times).
 
 Rules (the table is `RULES`; a kind is the name in the placeholder):
-- provider tokens, by prefix, length and alphabet: github-token (`ghp_ gho_ ghu_ ghs_ ghr_ github_pat_`),
-  gitlab-token (`glpat-` and kin), openai-key (`sk-`, `sk-proj-`, `sk-svcacct-`: 20+ characters with
-  digits and mixed case, so "sk-learn" in prose stays), anthropic-key (`sk-ant-`), slack-token
-  (`xox[abposre]-`, `xapp-`), slack-webhook, discord-webhook, stripe-key (`sk_ rk_ pk_` live and test,
-  `whsec_`), google-api-key (`AIza`), google-oauth (`GOCSPX-`, `ya29.`, `1//0`), npm-token, pypi-token,
-  twilio-key (`SK`+32 hex), sendgrid-key, mailgun-key, huggingface-token (`hf_`, `api_org_`), heroku-key
-  (`HRKU-`), aws-key (`AKIA ASIA ABIA ACCA A3T` ids), azure-key (Azure AD client secrets), and
-  digitalocean, docker, databricks, vault, groq, replicate, xai, perplexity, shopify, atlassian, linear,
-  notion, postman, doppler, grafana, sentry and telegram tokens;
+- provider tokens and keys: the table of `data/secret_rules.toml` (data, read once): 150+ rules covering
+  the providers of gitleaks' default rule set and newer AI and developer platforms (our own patterns and
+  examples). `[[token]]` rules know a token by itself (prefix, length, alphabet; GitHub, GitLab, OpenAI,
+  Anthropic, Slack, Stripe secret keys, npm, PyPI, Mapbox `sk.`, New Relic, Square, PlanetScale, Pulumi,
+  Terraform Cloud, Supabase, RubyGems, 1Password, Sentry `sntrys_`, Doppler `dp.st.<env>.` …);
+  `[[keyword]]` rules know an unprefixed value by the provider's name before it on the same line (AWS
+  secret access keys near `aws`, Datadog, Twilio auth tokens, Cloudflare, Heroku's legacy UUID keys,
+  Okta, Discord bot tokens …). Publishable keys (`pk_live_`, Mapbox `pk.`) are public and kept;
 - private-key: PEM blocks (PKCS#1/#8, EC, OpenSSH, encrypted, PGP) whole, with real or JSON-escaped
-  newlines (a GCP service-account `private_key`), and truncated ones; age secret keys;
+  newlines (a GCP service-account `private_key`), and truncated ones; age and PuTTY keys;
 - jwt: `eyJ….eyJ….sig`;
-- password: `scheme://user:password@host` (user and host kept), `curl -u user:pw`, `--password x`,
-  `<password>…</password>`, and values of password-named keys (`PASSWORD=`, `db_passwd: `, `PGPASSWORD=`);
+- password: `scheme://user:password@host` (user and host kept; the password may hold any character but
+  whitespace and quotes, `/`, `#` and `@` included), `curl -u user:pw`, `--password x`, `--password=x`,
+  `mysql -pX`, `sshpass -p 'x'`, `redis-cli -a x`, `the password is x`, `<password>…</password>`, and
+  values of password-named keys (`PASSWORD=`, `db_passwd: `, `PGPASSWORD=`);
 - secret, or aws-key / azure-key / heroku-key by the key's name: values of secret-named keys
   (`token`, `api_key`, `client_secret`, `SECRET_KEY`, `AWS_SECRET_ACCESS_KEY`, `AccountKey=` …) in .env
   lines, `export`, YAML, JSON (JSON inside JSON strings too), TOML, Python/JS/Go/PHP, markdown; code
   (`token = get_token()`, `password: str`, `api_key=os.environ[…]`), templates (`${X}`, `<token>`,
   `***`), numbers and paths are not values;
-- bearer-token (`Authorization: Bearer …`), url-signature (`sig=`, `X-Amz-Signature=` in URLs);
+- bearer-token (`Authorization: Bearer|Basic|Token … ` to the end of the value), `X-Api-Key:`,
+  `Private-Token:`, `X-…-Token:` headers to the end of the value (`&` and `=` inside it included),
+  url-signature (`sig=`, `X-Amz-Signature=` in URLs);
 - high-entropy: a value of any other key that is one token of 20-256 base64/url-safe characters
   mixing character classes, with Shannon entropy ≥ `entropy_threshold` (3.5 bits/char), and not hex
-  (git SHAs, UUIDs, digests), a digest (`sha512-…`), a version, a path, a dotted name, base64 of text or
-  of an image, or made of words (identifiers, model names, slugs);
+  (git SHAs, UUIDs, digests), a digest (`sha512-…`, `h1:`), a version, a path, a dotted name, base64 of
+  text or of an image, or made of words (identifiers, model names, slugs);
 - email (not `git@host:`, `noreply@`, example domains, `pkg@1.2.3`, `icon@2x.png`, URL users);
   home-path (`/home/<u>`, `/Users/<u>`, `/var/home/<u>`, `/mnt/c/Users/<u>`, `C:\\Users\\<u>`, `/root`,
   `Settings.home_dirs` → `~`); path (team path rules).
+Boundaries: a token is found wherever it starts. Distinctive prefixes (`ghp_`, `sk-ant-` …) match after
+word characters too; the others not after a letter or digit, except when that letter ends a `\\n`-style
+JSON escape or a `%XX` percent-encoding (`"a\\nghp_…"`, `q=%20sk-…`).
+Decoded views (smriti.team.secret_views): the text's JSON/backslash unescaping, percent-decoding,
+base64/base64url runs of 24+ characters that decode to text (base64 in base64 too: depth
+`MAX_VIEW_DEPTH`) and lines joined where a token was wrapped are scanned as well (in the first pass),
+with only the rules whose needles sit near a decoded piece; a secret found there replaces the encoded
+span of the original (the whole base64 run, the percent-encoded characters, both halves of a wrapped
+token). `redact(..., enabled=False)` switches this detector off (tests, benchmarks): smriti.team.gate, an
+independent second detector, then still refuses what it sees.
 Left alone: git SHAs, UUIDs, `sha256:` digests, lockfile integrity hashes, image digests, version pins,
 base64 in prose (only assigned values are judged by entropy), ordinary identifiers.
-Known limits: a secret with no known prefix that is not assigned to anything (a bare random string in a
-sentence) is not found; a letters-only password as a bare word outside YAML (`password = changeme`)
-is taken for code; about 1 in 1,000 random base62 values of 24 characters (1 in 4,000 at 32, 2% of
+Known limits: a secret with no known prefix or provider keyword that is not assigned to anything (a bare
+random string in a sentence) is not redacted (the gate refuses the item instead); a letters-only password
+as a bare word outside YAML (`password = changeme`) is taken for code; about 1 in 1,000 random base62 values of 24 characters (1 in 4,000 at 32, 2% of
 lower-case+digit values of 24) reads like a name and is missed by the high-entropy rule. Fingerprints
 are unkeyed hashes, so an allow-listed low-entropy value could be guessed from its fingerprint: allow
 only things that are not secrets.
