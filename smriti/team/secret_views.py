@@ -108,7 +108,7 @@ _PERCENT_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_BASE64) + r",}={0,2}")
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
-_WRAP_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_-]{4})")
+_WRAP_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_.%&#!-]{4})")
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -221,8 +221,8 @@ def views(text: str) -> Iterator[View]:
         yield b.build()
 
 
-_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.%&")
-_HEAD_RE = re.compile(r"[A-Za-z0-9+/=_.%&-]{1,48}")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.%&#!")
+_HEAD_RE = re.compile(r"[A-Za-z0-9+/=_.%&#!-]{1,48}")
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 
 
@@ -247,11 +247,15 @@ def _tail_token(text: str, end: int) -> str:
 
 
 def _wrapped_token(token: str) -> bool:
-    """The run before a line break looks like the first part of a token (8+ characters with a digit, or
-    upper and lower case after the first one), not a word that ends a line of prose."""
-    if len(token) < 8:
+    """A run next to a line break looks like part of a token (6+ characters with a digit and a letter,
+    or upper and lower case after the first one, or 16+ lower-case letters with few vowels), not a word
+    of prose, a number or a timestamp."""
+    if len(token) < 6:
         return False
     if any(c.isdigit() for c in token) and any(c.isalpha() for c in token):
         return True  # not a timestamp or a number
     rest = token[1:]
-    return any(c.isupper() for c in rest) and any(c.islower() for c in rest)
+    if any(c.isupper() for c in rest) and any(c.islower() for c in rest):
+        return True
+    # lower-case letters only: random (few vowels, as in a base32 token) or a long word
+    return len(token) >= 16 and token.isalpha() and sum(c in "aeiou" for c in token) < 0.25 * len(token)
