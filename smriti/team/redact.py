@@ -64,8 +64,10 @@ Left alone: git SHAs, UUIDs, `sha256:` digests, lockfile integrity hashes, image
 base64 in prose (only assigned values are judged by entropy), ordinary identifiers.
 Known limits: a secret with no known prefix or provider keyword that is not assigned to anything (a bare
 random string in a sentence) is not redacted (the gate refuses the item instead); a letters-only password
-as a bare word outside YAML (`password = changeme`) is taken for code; about 1 in 1,000 random base62 values of 24 characters (1 in 4,000 at 32, 2% of
-lower-case+digit values of 24) reads like a name and is missed by the high-entropy rule. Fingerprints
+as a bare word outside YAML (`password = changeme`) is taken for code; about 1 in 1,000 random base62
+values of 24 characters (1 in 4,000 at 32, 2% of lower-case+digit values of 24) reads like a name and is
+missed by the high-entropy rule; a secret split into halves shorter than 6 characters is not rejoined.
+Fingerprints
 are unkeyed hashes, so an allow-listed low-entropy value could be guessed from its fingerprint: allow
 only things that are not secrets.
 
