@@ -136,3 +136,15 @@ def test_a_token_that_ends_a_line_does_not_swallow_the_next_word() -> None:
     token = "ghp_" + expand("{crc:30}", random.Random(2))
     r = redact(f"The CI token was\n{token}\nrotate it.\n")
     assert r.text == "The CI token was\n[REDACTED:github-token]\nrotate it.\n"
+
+
+@pytest.mark.parametrize("entry", TABLE, ids=lambda e: e["name"])
+def test_no_rule_fires_on_a_cut_off_secret(entry: dict) -> None:
+    """Each rule's generic negative: its example with the secret cut to its first 6 characters (a prefix
+    or a provider name alone is not a secret)."""
+    text = expand(entry["example"], random.Random(5))
+    if "\n" in text:
+        pytest.skip("a multi-line key")
+    secret = secret_of(text)
+    cut = text.replace(secret, secret[:6])
+    assert not [f for f in scan(f"note: {cut}\n") if f.rule == entry["name"]], cut
