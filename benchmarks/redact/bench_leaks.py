@@ -501,7 +501,8 @@ def main() -> None:
                 continue
             outcome, payload = res.get(native, ("missing", ""))
             if outcome == "written":
-                outcome = "kept" if payload.count(value) >= 2 else "redacted"
+                # condensed transcripts leave tool output out: kept = there, and nothing redacted
+                outcome = "kept" if value in payload and "[REDACTED:" not in payload else "redacted"
             fp[outcome] += 1
             if outcome != "kept":
                 fp_names[outcome].append(f"{name} ({payload[:110]})" if outcome == "refused" else name)
