@@ -9,11 +9,14 @@ so a detector run on the view can name the span of the original to replace.
     ...     for start, end in spans_found_in(view.text):
     ...         view.to_source(start, end)   # the encoded span of `text` that holds it
 
-The views, each produced only where its trigger is present (so a plain text costs a few `in` tests):
-- `unescaped`: backslash escapes decoded (`\\/`, `\\"`, `\\\\`, `\\uXXXX`, `\\n` …) in runs that hold one;
-- `percent`: `%XX` decoded in runs that hold one;
-- `joined`: a line break removed (a real one, or a JSON `\\n`, with the next line's indentation) where a
-  token-like run ends a line and another starts the next one;
+The views, each produced only where its trigger is present and only over a window of 256 characters
+either side of it (200 for a line break), so a plain text costs a few scans and nothing is quadratic:
+- `unescaped`: backslash escapes decoded (`\\/`, `\\"`, `\\\\`, `\\uXXXX`, `\\n` …) around an escape that
+  matters inside a token (`\\/`, `\\\\`, `\\uXXXX`, `\\xXX`);
+- `percent`: `%XX` decoded around each percent-encoding;
+- `joined`: a line break removed (a real one, or a JSON `\\n`, with the next line's indentation) where the
+  runs on both sides look like parts of a token (digits and letters, or mixed case), not prose, numbers,
+  timestamps or a new `KEY=value` line;
 - `base64`: a standard or url-safe base64 run of `MIN_BASE64` or more characters that decodes to text.
   Its map sends every position to the whole run: a secret inside means the whole run goes.
 Views of views are the caller's recursion (bounded by its depth), so base64 inside base64 is found.
