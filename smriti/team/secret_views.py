@@ -47,6 +47,7 @@ class View:
     name: str
     text: str
     pieces: tuple[tuple[int, int, int, bool], ...]
+    starts: tuple[int, ...]  # each piece's view_start, for bisection
 
     def to_source(self, start: int, end: int) -> tuple[int, int]:
         """The span of the original text that view span [start, end) came from (widened to whole escapes)."""
@@ -54,8 +55,7 @@ class View:
 
     def changed(self, start: int, end: int) -> bool:
         """Does view span [start, end) touch a decoded (non-identity) piece? Only then is it news."""
-        starts = [p[0] for p in self.pieces]
-        i = max(0, bisect_right(starts, start) - 1)
+        i = max(0, bisect_right(self.starts, start) - 1)
         while i < len(self.pieces) and self.pieces[i][0] < end:
             if not self.pieces[i][3]:
                 return True
@@ -64,16 +64,19 @@ class View:
 
     def around(self, reach: int) -> str:
         """The decoded pieces with `reach` characters of the view either side (joined by NULs)."""
-        parts = []
+        spans: list[list[int]] = []
         for i, (vs, _, _, identity) in enumerate(self.pieces):
             if not identity:
                 ve = self.pieces[i + 1][0] if i + 1 < len(self.pieces) else len(self.text)
-                parts.append(self.text[max(0, vs - reach) : ve + reach])
-        return "\x00".join(parts)
+                s, e = max(0, vs - reach), ve + reach
+                if spans and s <= spans[-1][1]:
+                    spans[-1][1] = max(spans[-1][1], e)  # merged: 50,000 escapes make one window, not 50,000
+                else:
+                    spans.append([s, e])
+        return "\x00".join(self.text[s:e] for s, e in spans)
 
     def _at(self, pos: int, is_end: bool) -> int:
-        starts = [p[0] for p in self.pieces]
-        i = max(0, bisect_right(starts, pos) - 1)
+        i = max(0, bisect_right(self.starts, pos) - 1)
         vs, ss, se, identity = self.pieces[i]
         if identity:
             return ss + (pos - vs) + (1 if is_end else 0)
@@ -99,7 +102,7 @@ class _Builder:
         self.size += len(decoded)
 
     def build(self) -> View:
-        return View(self.name, "".join(self.parts), tuple(self.pieces))
+        return View(self.name, "".join(self.parts), tuple(self.pieces), tuple(p[0] for p in self.pieces))
 
 
 _ESCAPE_RE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\\/\"'nrtbf])")
