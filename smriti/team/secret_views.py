@@ -114,7 +114,10 @@ _PERCENT_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_BASE64) + r",}={0,2}")
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
-_WRAP_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_.%&#!-]{4})")
+# (6 token characters on both sides, checked in C, so lines ending in prose cost nothing in Python)
+_WRAP_RE = re.compile(
+    r"(?<=[A-Za-z0-9+/=_.%&#!-]{5}[A-Za-z0-9+/=_%&#!-])(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_.%&#!-]{6})"
+)
 
 
 def _unescape(match: re.Match[str]) -> str:
