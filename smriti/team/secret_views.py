@@ -115,8 +115,11 @@ _B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_BASE6
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
 # (6 token characters on both sides, checked in C, so lines ending in prose cost nothing in Python)
+# The line break comes first in the pattern (sre scans for it fast); each lookbehind ends with it.
+_TAIL6 = r"[A-Za-z0-9+/=_.%&#!-]{5}[A-Za-z0-9+/=_%&#!-]"
 _WRAP_RE = re.compile(
-    r"(?<=[A-Za-z0-9+/=_.%&#!-]{5}[A-Za-z0-9+/=_%&#!-])(?:\r?\n|\\r\\n|\\n)[ \t>]*(?=[A-Za-z0-9+/=_.%&#!-]{6})"
+    rf"(?:\n(?<={_TAIL6}\n)|\r\n(?<={_TAIL6}\r\n)|\\r\\n(?<={_TAIL6}\\r\\n)|\\n(?<={_TAIL6}\\n))"
+    r"[ \t>]*(?=[A-Za-z0-9+/=_.%&#!-]{6})"
 )
 
 
@@ -164,7 +167,7 @@ def _b64_text(run: str) -> str | None:
     # The first character of each 4-character group holds the top 6 bits of a byte: for printable ASCII
     # (0x20-0x7e) that is one of I-Z, a-f. Identifiers and random tokens fail this before any decoding.
     heads = body[::4]
-    if sum(1 for c in heads if "I" <= c <= "f") < 0.8 * len(heads):
+    if len(_TEXT_HEAD_RE.findall(heads)) < 0.8 * len(heads):
         return None
     padded = body + "=" * (-len(body) % 4)
     try:
@@ -184,6 +187,7 @@ def _b64_text(run: str) -> str | None:
     return decoded if decoded and unprintable <= 0.05 * len(decoded) else None
 
 
+_TEXT_HEAD_RE = re.compile(r"[I-Za-f]")
 _UNPRINTABLE_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
 
 
