@@ -36,6 +36,7 @@ BENCHMARKS: dict[str, tuple[str, list[str]]] = {
     "fixture-digests": ("fixture_digests.py", []),
     "redact": ("redact/bench_redact.py", ["--texts", "5", "--runs", "5"]),
     "redact-hostile": ("redact/bench_pathological.py", ["--runs", "1"]),
+    "redact-leaks": ("redact/bench_leaks.py", []),
     "recall": ("recall/run.py", ["--distractors", "180"]),
     "recall-hard": ("recall_hard/run.py", ["--distractors", "200"]),
     "longmemeval": ("longmemeval/run.py", ["--limit", "20"]),

@@ -121,9 +121,7 @@ TOKENS: dict[str, list] = {
         )
     ],
     "stripe-key": [
-        lambda r: (
-            f"{rng_choice(r, ['sk', 'rk', 'pk'])}_{rng_choice(r, ['live', 'test'])}_{mixed(r, B62, r.randint(24, 99))}"
-        )
+        lambda r: f"{rng_choice(r, ['sk', 'rk'])}_{rng_choice(r, ['live', 'test'])}_{mixed(r, B62, r.randint(24, 99))}"
     ],
     "google-api-key": [lambda r: "AIza" + mixed(r, URLSAFE, 35)],
     "google-oauth": [lambda r: "GOCSPX-" + mixed(r, URLSAFE, 28), lambda r: "ya29." + mixed(r, URLSAFE, 120)],

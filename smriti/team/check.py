@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from smriti.errors import ConfigError, InvalidInput
-from smriti.team import knowledge, redact
+from smriti.team import gate, knowledge, redact
 from smriti.team.config import load_team_config
 from smriti.team.git import repo_root
 
@@ -136,7 +136,21 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
         result.add(shown, line, "duplicate-id", f"id {item.id} is also used by {seen[item.id]}")
     else:
         seen[item.id] = shown
-    for finding in redact.scan(data.decode("utf-8", "replace"), settings):
+    text = data.decode("utf-8", "replace")
+    # One problem per leaked thing: what the redactor reports (or a person allowed) the gate does not repeat.
+    first = redact.redact(text, settings)
+    covered = [text[f.start : f.end] for f in (*first.findings, *first.allowed)]
+    for refusal in gate.inspect(text, settings.allow, exempt=covered):
+        result.add(
+            shown,
+            refusal.line,
+            f"secret:gate-{refusal.reason}",
+            f"the secret gate refuses a {refusal.reason}"
+            + (f" (in its {refusal.view} form)" if refusal.view else "")
+            + f"; remove it, or if it is not a secret add its fingerprint {refusal.fingerprint} to [redact] allow "
+            "in .smriti/config.toml",
+        )
+    for finding in redact.scan(text, settings):
         if finding.is_error:
             result.add(shown, finding.line, "scan-error", finding.describe())
         else:

@@ -5,7 +5,8 @@
     transcript = "condensed"                           # condensed | full | none
 
     [categorize]        # categories and rules: see smriti.digest.taxonomy
-    [redact]            # extra patterns, allow-listed findings, path rules: see smriti.team.redact
+    [redact]            # extra patterns, allow-listed findings (of the redactor and of the gate, see
+                        # smriti.team.gate), path rules: see smriti.team.redact
 
 Validated on load, with errors that name the file and the setting. Synced files are data: nothing
 here is ever executed.
@@ -46,7 +47,8 @@ transcript = "condensed"
 # weight = 2.0
 
 [redact]
-# Fingerprints of findings that are not secrets (`smriti check` prints them); exact findings only.
+# Fingerprints of findings that are not secrets (`smriti check` and `smriti share` print them, for the
+# redactor and for the secret gate alike); exact findings only.
 allow = []
 # Extra secret patterns, for example:
 # [[redact.patterns]]

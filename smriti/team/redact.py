@@ -20,39 +20,54 @@ never findings, and text that is already redacted comes back byte-identical (`re
 re-runs its detectors on its own output until nothing changes, at most `MAX_PASSES` times).
 
 Rules (the table is `RULES`; a kind is the name in the placeholder):
-- provider tokens, by prefix, length and alphabet: github-token (`ghp_ gho_ ghu_ ghs_ ghr_ github_pat_`),
-  gitlab-token (`glpat-` and kin), openai-key (`sk-`, `sk-proj-`, `sk-svcacct-`: 20+ characters with
-  digits and mixed case, so "sk-learn" in prose stays), anthropic-key (`sk-ant-`), slack-token
-  (`xox[abposre]-`, `xapp-`), slack-webhook, discord-webhook, stripe-key (`sk_ rk_ pk_` live and test,
-  `whsec_`), google-api-key (`AIza`), google-oauth (`GOCSPX-`, `ya29.`, `1//0`), npm-token, pypi-token,
-  twilio-key (`SK`+32 hex), sendgrid-key, mailgun-key, huggingface-token (`hf_`, `api_org_`), heroku-key
-  (`HRKU-`), aws-key (`AKIA ASIA ABIA ACCA A3T` ids), azure-key (Azure AD client secrets), and
-  digitalocean, docker, databricks, vault, groq, replicate, xai, perplexity, shopify, atlassian, linear,
-  notion, postman, doppler, grafana, sentry and telegram tokens;
+- provider tokens and keys: the table of `data/secret_rules.toml` (data, read once): 150+ rules covering
+  the providers of gitleaks' default rule set and newer AI and developer platforms (our own patterns and
+  examples). `[[token]]` rules know a token by itself (prefix, length, alphabet; GitHub, GitLab, OpenAI,
+  Anthropic, Slack, Stripe secret keys, npm, PyPI, Mapbox `sk.`, New Relic, Square, PlanetScale, Pulumi,
+  Terraform Cloud, Supabase, RubyGems, 1Password, Sentry `sntrys_`, Doppler `dp.st.<env>.` …);
+  `[[keyword]]` rules know an unprefixed value by the provider's name before it on the same line (AWS
+  secret access keys near `aws`, Datadog, Twilio auth tokens, Cloudflare, Heroku's legacy UUID keys,
+  Okta, Discord bot tokens …). Publishable keys (`pk_live_`, Mapbox `pk.`) are public and kept;
 - private-key: PEM blocks (PKCS#1/#8, EC, OpenSSH, encrypted, PGP) whole, with real or JSON-escaped
-  newlines (a GCP service-account `private_key`), and truncated ones; age secret keys;
+  newlines (a GCP service-account `private_key`), and truncated ones; age and PuTTY keys;
 - jwt: `eyJ….eyJ….sig`;
-- password: `scheme://user:password@host` (user and host kept), `curl -u user:pw`, `--password x`,
-  `<password>…</password>`, and values of password-named keys (`PASSWORD=`, `db_passwd: `, `PGPASSWORD=`);
+- password: `scheme://user:password@host` (user and host kept; the password may hold any character but
+  whitespace and quotes, `/`, `#` and `@` included), `curl -u user:pw`, `--password x`, `--password=x`,
+  `mysql -pX`, `sshpass -p 'x'`, `redis-cli -a x`, `the password is x`, `<password>…</password>`, and
+  values of password-named keys (`PASSWORD=`, `db_passwd: `, `PGPASSWORD=`);
 - secret, or aws-key / azure-key / heroku-key by the key's name: values of secret-named keys
   (`token`, `api_key`, `client_secret`, `SECRET_KEY`, `AWS_SECRET_ACCESS_KEY`, `AccountKey=` …) in .env
   lines, `export`, YAML, JSON (JSON inside JSON strings too), TOML, Python/JS/Go/PHP, markdown; code
   (`token = get_token()`, `password: str`, `api_key=os.environ[…]`), templates (`${X}`, `<token>`,
   `***`), numbers and paths are not values;
-- bearer-token (`Authorization: Bearer …`), url-signature (`sig=`, `X-Amz-Signature=` in URLs);
+- bearer-token (`Authorization: Bearer|Basic|Token … ` to the end of the value), `X-Api-Key:`,
+  `Private-Token:`, `X-…-Token:` headers to the end of the value (`&` and `=` inside it included),
+  url-signature (`sig=`, `X-Amz-Signature=` in URLs);
 - high-entropy: a value of any other key that is one token of 20-256 base64/url-safe characters
   mixing character classes, with Shannon entropy ≥ `entropy_threshold` (3.5 bits/char), and not hex
-  (git SHAs, UUIDs, digests), a digest (`sha512-…`), a version, a path, a dotted name, base64 of text or
-  of an image, or made of words (identifiers, model names, slugs);
+  (git SHAs, UUIDs, digests), a digest (`sha512-…`, `h1:`), a version, a path, a dotted name, base64 of
+  text or of an image, or made of words (identifiers, model names, slugs);
 - email (not `git@host:`, `noreply@`, example domains, `pkg@1.2.3`, `icon@2x.png`, URL users);
   home-path (`/home/<u>`, `/Users/<u>`, `/var/home/<u>`, `/mnt/c/Users/<u>`, `C:\\Users\\<u>`, `/root`,
   `Settings.home_dirs` → `~`); path (team path rules).
+Boundaries: a token is found wherever it starts. Distinctive prefixes (`ghp_`, `sk-ant-` …) match after
+word characters too; the others not after a letter or digit, except when that letter ends a `\\n`-style
+JSON escape or a `%XX` percent-encoding (`"a\\nghp_…"`, `q=%20sk-…`).
+Decoded views (smriti.team.secret_views): the text's JSON/backslash unescaping, percent-decoding,
+base64/base64url runs of 24+ characters that decode to text (base64 in base64 too: depth
+`MAX_VIEW_DEPTH`) and lines joined where a token was wrapped are scanned as well (in the first pass),
+with only the rules whose needles sit near a decoded piece; a secret found there replaces the encoded
+span of the original (the whole base64 run, the percent-encoded characters, both halves of a wrapped
+token). `redact(..., enabled=False)` switches this detector off (tests, benchmarks): smriti.team.gate, an
+independent second detector, then still refuses what it sees.
 Left alone: git SHAs, UUIDs, `sha256:` digests, lockfile integrity hashes, image digests, version pins,
 base64 in prose (only assigned values are judged by entropy), ordinary identifiers.
-Known limits: a secret with no known prefix that is not assigned to anything (a bare random string in a
-sentence) is not found; a letters-only password as a bare word outside YAML (`password = changeme`)
-is taken for code; about 1 in 1,000 random base62 values of 24 characters (1 in 4,000 at 32, 2% of
-lower-case+digit values of 24) reads like a name and is missed by the high-entropy rule. Fingerprints
+Known limits: a secret with no known prefix or provider keyword that is not assigned to anything (a bare
+random string in a sentence) is not redacted (the gate refuses the item instead); a letters-only password
+as a bare word outside YAML (`password = changeme`) is taken for code; about 1 in 1,000 random base62
+values of 24 characters (1 in 4,000 at 32, 2% of lower-case+digit values of 24) reads like a name and is
+missed by the high-entropy rule; a secret split into halves shorter than 6 characters is not rejoined.
+Fingerprints
 are unkeyed hashes, so an allow-listed low-entropy value could be guessed from its fingerprint: allow
 only things that are not secrets.
 
@@ -92,15 +107,19 @@ import binascii
 import hashlib
 import math
 import re
+import string
 import time
+import tomllib
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any
 
 from smriti.errors import ConfigError
+from smriti.team import secret_views
 
 __all__ = [
     "MAX_PASSES",
@@ -122,6 +141,7 @@ MAX_TEAM_PATTERN_CHARS = 512
 MAX_TEAM_MATCHES = 10_000  # per pattern and text: a pattern matching everywhere is an error, not a flood
 MAX_PATH_RULES = 64
 MAX_PASSES = 3
+MAX_VIEW_DEPTH = 2  # decoded views of decoded views: base64 inside base64, a JSON string in a URL
 SCAN_ERROR = "scan-error"  # kind of a finding that says a check could not run (never allow-listable)
 
 KIND_RE = re.compile(r"[a-z][a-z0-9-]{0,39}")
@@ -455,6 +475,11 @@ class Rule:
     left: frozenset[str] | None = _WORD
     check: Callable[[str], bool] | None = None
     encloses: bool = False  # a value-level rule: it may replace narrower matches it fully contains
+    # How the pattern is run. A pattern that starts with a literal runs over the whole text (sre finds
+    # the literal fast); one that does not is run only in windows around its needles (`anchored`); a
+    # keyword rule's pattern is matched right after each keyword (found with str.find, case-insensitive).
+    anchored: bool = False
+    keyword: bool = False
 
 
 def _mixed(value: str) -> bool:
@@ -475,10 +500,12 @@ def _upper_and_lower(value: str) -> bool:
 
 
 def _rule(name: str, kind: str, pattern: str, **kw: Any) -> Rule:
+    prefix = _literal_prefix(pattern)
     if not kw.get("needles") and not kw.get("ci_needles"):
-        prefix = _literal_prefix(pattern)
         assert prefix, f"rule {name} needs needles: every match must contain one"
         kw["needles"] = (prefix,)
+    if not kw.get("keyword"):
+        kw["anchored"] = not prefix
     return Rule(name, kind, re.compile(pattern), **kw)
 
 
@@ -507,6 +534,83 @@ _FLAG_VALUE = (
 _PEM = r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
+_RULES_FILE = Path(__file__).with_name("data") / "secret_rules.toml"
+_CHECKS: dict[str, Callable[[str], bool]] = {
+    "mixed": lambda v: _mixed(v),
+    "upper-lower": lambda v: _upper_and_lower(v),
+    "digit": lambda v: any(c.isdigit() for c in v),
+    "not-template": lambda v: not _is_template(v),
+}
+_LEFTS: dict[str, frozenset[str] | None] = {
+    "any": None,
+    "word": _WORD,
+    "word-dash": _WORD_DASH,
+    "token": _WORD_DASH | {".", "~"},
+}
+# A keyword rule: the provider's name, then at most 48 characters of the same line, then the value at a
+# token boundary. The gap is lazy and bounded, so a line without a value costs one short scan per keyword.
+_KEYWORD_GAP = r"[^\n]{0,48}?(?<![A-Za-z0-9/+_-])"
+_KEYWORD_END = r"(?![A-Za-z0-9/+_=-])"
+
+
+def _table_check(entry: Mapping[str, Any]) -> Callable[[str], bool] | None:
+    name = entry.get("check")
+    if name is None:
+        return None
+    test = _CHECKS[name]
+    skip = int(entry.get("check_from", 0))
+    return (lambda v: test(v[skip:])) if skip else test
+
+
+def _load_table_rules(path: Path = _RULES_FILE) -> tuple[Rule, ...]:
+    """The provider rules of `data/secret_rules.toml` (see its header for the schema)."""
+    data = tomllib.loads(path.read_text("utf-8"))
+    rules: list[Rule] = []
+    for entry in data.get("token", []):
+        kw: dict[str, Any] = {"left": _LEFTS[entry.get("left", "word")], "check": _table_check(entry)}
+        if "needles" in entry:
+            kw["needles"] = tuple(entry["needles"])
+        rules.append(_rule(entry["name"], entry["kind"], entry["pattern"], **kw))
+    for entry in data.get("keyword", []):
+        pattern = f"{_KEYWORD_GAP}(?P<secret>{entry['value']}){_KEYWORD_END}"
+        rules.append(
+            _rule(
+                entry["name"],
+                entry["kind"],
+                pattern,
+                group="secret",
+                left=None,
+                ci_needles=tuple(k.lower() for k in entry["keywords"]),
+                check=_table_check(entry),
+                encloses=True,
+                keyword=True,
+            )
+        )
+    return tuple(rules)
+
+
+def _url_password_ok(value: str) -> bool:
+    """`://user:secret@host`, but not `://host:8080/path/@scope` (a port, then a path with an `@`)."""
+    return not _is_template(value) and _PORT_THEN_PATH_RE.match(value) is None
+
+
+_PORT_THEN_PATH_RE = re.compile(r"\d{1,5}(?:/|$)")
+
+
+def _prose_password_ok(value: str) -> bool:
+    """`the password is hunter2!` but not `the password is stored in vault` or `is ${PW}`."""
+    core = value.rstrip(".,;:!?)")
+    return (
+        len(core) >= 6
+        and not _is_template(core)
+        and not any(c in "()[]{}$<>" for c in core)
+        and (any(c.isdigit() for c in core) or _upper_and_lower(core) or not core.isalnum())
+        and not _wordy(core)
+        and not _PATHLIKE_RE.match(core)
+        and "://" not in core
+    )
+
+
 RULES: tuple[Rule, ...] = (
     # Private keys, the whole block (real newlines or JSON's \n); a block without its END line is cut
     # at the end of its base64 run, so a truncated key still goes.
@@ -521,90 +625,7 @@ RULES: tuple[Rule, ...] = (
         needles=("-----BEGIN",),
         left=None,
     ),
-    _rule("age-secret-key", "private-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", priority=P_PRIVATE_KEY),
-    # Cloud providers
-    _rule("aws-access-key-id", "aws-key", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"),
-    _rule(
-        "azure-ad-client-secret",
-        "azure-key",
-        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])",
-        needles=("Q~",),
-        left=None,
-    ),
-    _rule("google-api-key", "google-api-key", r"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
-    _rule("google-oauth-client-secret", "google-oauth", r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])"),
-    _rule("google-oauth-access-token", "google-oauth", r"ya29\.[0-9A-Za-z_-]{20,}+"),
-    _rule("google-oauth-refresh-token", "google-oauth", r"1//0[0-9A-Za-z_-]{40,}+", left=frozenset(_WORD | {"/"})),
-    _rule("digitalocean-token", "digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])"),
-    _rule("heroku-api-key", "heroku-key", r"HRKU-[A-Za-z0-9_-]{20,}+"),
-    # Code hosts and registries
-    _rule("github-token", "github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])"),
-    _rule("github-fine-grained-pat", "github-token", r"github_pat_[A-Za-z0-9_]{40,255}+"),
-    _rule("gitlab-token", "gitlab-token", r"gl(?:pat|dt|ptt|rt|oas|cbt|imt|soat|ft|agent|ffct|wt)-[A-Za-z0-9_-]{20,}+"),
-    _rule("gitlab-runner-registration-token", "gitlab-token", r"GR1348941[A-Za-z0-9_-]{20,}+"),
-    _rule("npm-token", "npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"),
-    _rule("pypi-token", "pypi-token", r"pypi-AgE[A-Za-z0-9_-]{50,}+"),
-    _rule("docker-hub-token", "docker-token", r"dckr_pat_[A-Za-z0-9_-]{27,}+"),
-    # AI providers (Anthropic before the generic `sk-` of OpenAI)
-    _rule("anthropic-key", "anthropic-key", r"sk-ant-[A-Za-z0-9_-]{20,}+"),
-    _rule("openai-key", "openai-key", r"sk-(?!ant-)[A-Za-z0-9_-]{20,}+", check=lambda v: _mixed(v[3:])),
-    _rule(
-        "huggingface-token",
-        "huggingface-token",
-        r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
-        check=lambda v: _upper_and_lower(v[3:]),
-    ),
-    _rule(
-        "huggingface-org-token",
-        "huggingface-token",
-        r"api_org_[A-Za-z0-9]{30,}(?![A-Za-z0-9_])",
-        check=lambda v: _upper_and_lower(v[8:]),
-    ),
-    _rule("groq-key", "groq-key", r"gsk_[A-Za-z0-9]{48,}(?![A-Za-z0-9])"),
-    _rule("replicate-token", "replicate-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])"),
-    _rule("xai-key", "xai-key", r"xai-[A-Za-z0-9]{70,}(?![A-Za-z0-9])"),
-    _rule("perplexity-key", "perplexity-key", r"pplx-[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
-    # Chat, payments, mail, telephony
-    _rule(
-        "slack-token", "slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}+", check=lambda v: any(c.isdigit() for c in v)
-    ),
-    _rule("slack-app-token", "slack-token", r"xapp-\d-[A-Za-z0-9-]{10,}+"),
-    _rule(
-        "slack-webhook",
-        "slack-webhook",
-        r"https?://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}+",
-        left=None,
-    ),
-    _rule(
-        "discord-webhook",
-        "discord-webhook",
-        r"https?://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{30,}+",
-        needles=("discord",),
-        left=None,
-    ),
-    _rule(
-        "telegram-bot-token",
-        "telegram-token",
-        r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])",
-        needles=(":AA",),
-    ),
-    _rule("stripe-key", "stripe-key", r"[spr]k_(?:live|test)_[A-Za-z0-9]{10,}+", needles=("k_live_", "k_test_")),
-    _rule("stripe-webhook-secret", "stripe-key", r"whsec_[A-Za-z0-9]{24,}+"),
-    _rule("twilio-api-key", "twilio-key", r"SK[0-9a-fA-F]{32}(?![0-9A-Za-z])"),
-    _rule("sendgrid-key", "sendgrid-key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
-    _rule("mailgun-key", "mailgun-key", r"key-[0-9a-f]{32}(?![0-9A-Za-z])", left=_WORD_DASH),
-    _rule("shopify-token", "shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])"),
-    # Work tools and infrastructure
-    _rule("atlassian-token", "atlassian-token", r"ATATT3[A-Za-z0-9_=-]{150,}+"),
-    _rule("linear-key", "linear-key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
-    _rule("notion-token", "notion-token", r"ntn_[A-Za-z0-9]{40,}(?![A-Za-z0-9])", check=_mixed),
-    _rule("notion-integration-secret", "notion-token", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])", check=_mixed),
-    _rule("postman-key", "postman-key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])"),
-    _rule("doppler-token", "doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}(?![A-Za-z0-9])"),
-    _rule("grafana-token", "grafana-token", r"gl(?:sa|c)_[A-Za-z0-9+/_=]{32,}+", check=_mixed),
-    _rule("sentry-token", "sentry-token", r"sntr[ysu]_[A-Za-z0-9+/=_.-]{40,}+"),
-    _rule("databricks-token", "databricks-token", r"dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])"),
-    _rule("vault-token", "vault-token", r"hv[sbr]\.[A-Za-z0-9_-]{24,}+", check=_mixed),
+    *_load_table_rules(),
     # Signed tokens
     _rule(
         "jwt",
@@ -613,26 +634,41 @@ RULES: tuple[Rule, ...] = (
         priority=P_JWT,
         left=_WORD_DASH,
     ),
-    # Credentials in context
+    # Credentials in context. A password in a URL may hold any character but whitespace and quotes
+    # (`/`, `#`, `?`, even `@`: the last `@` before the host ends it).
     _rule(
         "url-password",
         "password",
-        r"://(?P<user>[^\s:/?#@'\"<>\[\]]{0,128}+):(?P<secret>[^\s/?#@'\"<>]{1,256}+)@",
+        r"://(?P<user>[^\s:/?#@'\"<>\[\]`]{0,128}+):(?P<secret>[^\s'\"<>`]{1,256})@(?=[A-Za-z0-9\[])",
         priority=P_URL_PASSWORD,
         group="secret",
         left=None,
-        check=lambda v: not _is_template(v),
+        check=_url_password_ok,
     ),
+    # Headers carry their credential to the end of the value: `&`, `;` or `=` inside it are part of it.
     _rule(
         "authorization-header",
         "bearer-token",
-        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest)"
-        r"[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{8,}+)",
+        r"[Aa]uthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?i:bearer|token|bot|basic|digest|apikey|sso-key)"
+        r"[ \t]+(?P<secret>[^\s\"'\\`]{8,2048}+)",
         priority=P_CONTEXT,
         group="secret",
         needles=("uthorization",),
         encloses=True,
         check=lambda v: not _is_template(v),
+    ),
+    # `X-Api-Key: …`, `Private-Token: …`, `X-Vault-Token: …` (matched after each of these words)
+    _rule(
+        "api-key-header",
+        "secret",
+        r"[\"']?[ \t]*:[ \t]*[\"']?(?P<secret>[^\s\"'\\`]{8,2048}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        left=None,
+        ci_needles=("api-key", "apikey", "-token", "-key", "-secret"),
+        encloses=True,
+        keyword=True,
+        check=lambda v: not _is_template(v) and not _is_template(v.rstrip(",;")),
     ),
     _rule(
         "bearer-token",
@@ -657,7 +693,40 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "cli-password-flag",
         "password",
-        r"--(?:password|passwd|pass)[ \t]+" + _FLAG_VALUE,
+        r"--(?:password|passwd|pass)(?:[ \t]+|=)" + _FLAG_VALUE,
+        priority=P_CONTEXT,
+        group="secret",
+        left=_WORD_DASH,
+        encloses=True,
+        check=lambda v: _flag_value_ok(v),
+    ),
+    # `mysql -uroot -pS3cret db`, `mysqldump -p'x y'`: the password is glued to `-p`.
+    _rule(
+        "mysql-password-flag",
+        "password",
+        r"(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)(?![\w-])[^\n|;&]{0,200}?"
+        r"[ \t]-p[\"']?(?P<secret>[^\s\"']{1,128}+)",
+        priority=P_CONTEXT,
+        group="secret",
+        needles=("mysql", "mariadb"),
+        encloses=True,
+        check=lambda v: not _is_template(v),
+    ),
+    # `sshpass -p 'x' ssh …`, `redis-cli -a x`, `PGPASSWORD=x psql` (the last is an assignment).
+    _rule(
+        "cli-p-flag",
+        "password",
+        r"(?:sshpass[ \t]+-p|redis-cli\b[^\n|;&]{0,120}?[ \t]-a)[ \t]*" + _FLAG_VALUE,
+        priority=P_CONTEXT,
+        group="secret",
+        needles=("sshpass", "redis-cli"),
+        encloses=True,
+        check=lambda v: not _is_template(v),
+    ),
+    _rule(
+        "cli-secret-flag",
+        "secret",
+        r"--(?:token|api-key|apikey|secret|client-secret|access-token|auth-token)(?:[ \t]+|=)" + _FLAG_VALUE,
         priority=P_CONTEXT,
         group="secret",
         left=_WORD_DASH,
@@ -665,14 +734,14 @@ RULES: tuple[Rule, ...] = (
         check=lambda v: _flag_value_ok(v),
     ),
     _rule(
-        "cli-secret-flag",
-        "secret",
-        r"--(?:token|api-key|apikey|secret|client-secret|access-token|auth-token)[ \t]+" + _FLAG_VALUE,
+        "prose-password",
+        "password",
+        r"(?i:pass(?:word|phrase|wd)|pwd)[ \t]+(?:is|was)[ \t]*[:=]?[ \t]+[\"'`]?(?P<secret>[^\s\"'`]{6,128}+)",
         priority=P_CONTEXT,
         group="secret",
-        left=_WORD_DASH,
+        ci_needles=("pass", "pwd"),
         encloses=True,
-        check=lambda v: _flag_value_ok(v),
+        check=_prose_password_ok,
     ),
     _rule(
         "url-signature",
@@ -937,7 +1006,7 @@ _KEY_QUALIFIERS = frozenset(
 _NON_SECRET_LAST = frozenset(
     "id ids uuid guid sha sha1 sha224 sha256 sha384 sha512 md5 blake2b blake3 hash digest checksum integrity etag "
     "commit rev revision version "
-    "signature ref oid parent head nonce name path file dir url uri href src image tag branch".split()
+    "signature ref oid parent head nonce name path file dir url uri href src image tag branch h1".split()
 )
 
 
@@ -1102,31 +1171,57 @@ class _Cand:
 
 
 def _left_ok(text: str, start: int, left: frozenset[str] | None) -> bool:
-    return left is None or start == 0 or text[start - 1] not in left
+    """Nothing of `left` just before `start`; a `\\n`-style escape (JSON) or a `%XX` percent-encoding
+    there ends a word too, though its last character is a letter or digit (`"a\\nghp_…"`, `q=%20sk-…`)."""
+    if left is None or start == 0 or text[start - 1] not in left:
+        return True
+    if start >= 2 and text[start - 2] == "\\" and text[start - 1] in "ntrbfu0":
+        return True
+    return start >= 3 and text[start - 3] == "%" and text[start - 2] in _HEX_DIGITS and text[start - 1] in _HEX_DIGITS
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _detect(
-    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True
+    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True, depth: int = MAX_VIEW_DEPTH
 ) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
     """Every candidate of every detector (overlaps included), the errors of team patterns, and the names
     of the built-in rules whose needles are in the text. With `only`, other rules are known to have no
-    needle in the text and are skipped."""
+    needle in the text and are skipped. `depth` bounds the decoded views of views (base64 in base64)."""
     cands: list[_Cand] = []
     add = cands.append
     lower: str | None = None
     present: list[str] = []
+    # Which needles are in the text: with every rule to run, one Aho-Corasick pass for all ~250 needles
+    # (a `needle in text` per needle costs as much as the rest of the scan); with a few, `in`.
+    found: frozenset[str] | None = None
+    ci_found: frozenset[str] | None = None
+    if only is None and len(text) > 2048:
+        lower = text.translate(_ASCII_LOWER)  # same length as text: offsets carry over
+        found, ci_found = _needles_in(text, lower)
     for rule in RULES:
         if only is not None and rule.name not in only:
             continue
-        if rule.needles and not any(n in text for n in rule.needles):
+        if rule.needles and not (
+            any(n in found for n in rule.needles) if found is not None else any(n in text for n in rule.needles)
+        ):
             continue
         if rule.ci_needles:
             if lower is None:
-                lower = text.lower()
-            if not any(n in lower for n in rule.ci_needles):
+                lower = text.translate(_ASCII_LOWER)
+            if not (
+                any(n in ci_found for n in rule.ci_needles)
+                if ci_found is not None
+                else any(n in lower for n in rule.ci_needles)
+            ):
                 continue
         present.append(rule.name)
-        for m in rule.pattern.finditer(text):
+        if rule.keyword or rule.anchored:
+            matches = _needle_matches(rule, text, lower if rule.ci_needles and lower is not None else text)
+        else:
+            matches = rule.pattern.finditer(text)
+        for m in matches:
             s, e = m.span(rule.group)
             if s < 0 or not _left_ok(text, m.start(), rule.left):
                 continue
@@ -1138,7 +1233,140 @@ def _detect(
         _detect_emails(text, add)
     _detect_paths(text, settings, add)
     errors = _detect_team(text, settings, add) if settings.patterns and team else []
+    if depth > 0:
+        _detect_views(text, settings, add, depth, cands)
     return cands, errors, frozenset(present)
+
+
+# What a decoded view may report: secrets. An address, a home path or a merely random value inside a
+# base64 blob or a URL does not make the whole encoded span a secret.
+def _rules_with_needles_in(text: str) -> frozenset[str]:
+    """The rules whose needles occur in a short text (the text around a view's decoded pieces)."""
+    lower = text.translate(_ASCII_LOWER)
+    rules: set[str] = set()
+    for needle in [n for n in _NEEDLE_RULES if n in text]:
+        rules |= _NEEDLE_RULES[needle]
+    for needle in [n for n in _CI_NEEDLE_RULES if n in lower]:
+        rules |= _CI_NEEDLE_RULES[needle]
+    return frozenset(rules)
+
+
+def _needle_index(attr: str) -> dict[str, frozenset[str]]:
+    """Each needle and the rules it belongs to."""
+    owners: dict[str, set[str]] = {}
+    for rule in RULES:
+        for needle in getattr(rule, attr):
+            owners.setdefault(needle, set()).add(rule.name)
+    return {n: frozenset(names) for n, names in owners.items()}
+
+
+_NEEDLE_RULES = _needle_index("needles")
+_CI_NEEDLE_RULES = _needle_index("ci_needles")
+# Characters around a decoded piece where a rule's needle (or keyword) may sit: a token's prefix may be a
+# long way before the `%2F` inside it or the line break that wraps it.
+_VIEW_CONTEXT = 256
+_VIEW_SKIP_KINDS = frozenset({"email", "home-path", "path", "high-entropy"})
+
+
+def _detect_views(text: str, settings: Settings, add: Callable[[_Cand], None], depth: int, plain: list[_Cand]) -> None:
+    """Secrets that show only in a decoding of the text (see smriti.team.secret_views): each is reported
+    on the encoded span of the original, so the encoded form is what gets replaced."""
+    for view in secret_views.views(text):
+        # Only rules whose needles are near a decoded piece can find something new; only a base64
+        # decoding (a new text, not an edit) is worth decoding again.
+        only = _rules_with_needles_in(view.around(_VIEW_CONTEXT))
+        inner = depth - 1 if view.name == "base64" else 0
+        found, _, _ = _detect(view.text, settings, only, team=False, depth=inner)
+        known = {(p.start, p.end) for p in plain}
+        for c in found:
+            if c.kind in _VIEW_SKIP_KINDS:
+                continue
+            s, e = view.to_source(c.start, c.end)
+            if not view.changed(c.start, c.end) and (s, e) in known:
+                continue  # the plain text has it already; new is what touches a decoded piece or its context
+            if view.name == "joined" and (c.priority >= P_ASSIGNMENT or not _wrapped_parts_ok(text[s:e])):
+                # `ghp_…\nrotate it`: a token that ends a line, then a word, is not one token; and a value
+                # of an assignment does not run on into the next line
+                continue
+            add(_Cand(s, e, c.kind, f"{c.rule}@{view.name}", c.priority, placeholder(c.kind), True))
+
+
+_LINE_BREAK_RE = re.compile(r"(?:\r?\n|\\r\\n|\\n)[ \t>]*")
+
+
+def _wrapped_parts_ok(span: str) -> bool:
+    """Each line of a token found across line breaks looks like part of a token, not a word of prose."""
+    for part in _LINE_BREAK_RE.split(span):
+        if not part or not (
+            any(c.isdigit() for c in part) or _upper_and_lower(part[1:]) or any(c in "+/=_-" for c in part)
+        ):
+            return False
+    return True
+
+
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_ANCHOR_BEFORE = 640  # how far before its needle an anchored rule's match may start
+_ANCHOR_AFTER = 8192  # and how far after it may end (longer tokens are cut there, still redacted in part)
+
+
+@lru_cache(maxsize=1)
+def _automata() -> tuple[Any, Any]:
+    """Aho-Corasick automata of every rule's needles and of every case-insensitive needle (built once)."""
+    import ahocorasick  # pyahocorasick: C, one pass over the text for every needle at once
+
+    out = []
+    for attr in ("needles", "ci_needles"):
+        automaton = ahocorasick.Automaton()
+        for needle in {n for rule in RULES for n in getattr(rule, attr)}:
+            automaton.add_word(needle, needle)
+        automaton.make_automaton()
+        out.append(automaton)
+    return out[0], out[1]
+
+
+def _needles_in(text: str, lower: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The needles (case-sensitive) in `text` and the case-insensitive ones in `lower`."""
+    cs, ci = _automata()
+    return frozenset(v for _, v in cs.iter(text)), frozenset(v for _, v in ci.iter(lower))
+
+
+def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[str]]:
+    """Matches of a keyword rule (its pattern matched right after each keyword) or of an anchored rule
+    (its pattern searched in windows around each needle), each once, in order of their needles."""
+    needles = rule.ci_needles or rule.needles
+    seen: set[tuple[int, int]] = set()
+    n = len(text)
+    hits = sorted({i for needle in needles for i in _find_all(haystack, needle)})
+    if rule.keyword:
+        lengths = {i: max(len(k) for k in needles if haystack.startswith(k, i)) for i in hits}
+        for i in hits:
+            opened = text.rfind("[REDACTED:", max(0, i - 50), i)
+            if opened >= 0 and "]" not in text[opened:i]:
+                continue  # the kind in a placeholder (`[REDACTED:heroku-key]`) names no secret nearby
+            m = rule.pattern.match(text, i + lengths[i])
+            if m is not None and m.span() not in seen:
+                seen.add(m.span())
+                yield m
+        return
+    windows: list[list[int]] = []
+    for i in hits:
+        ws, we = max(0, i - _ANCHOR_BEFORE), min(n, i + _ANCHOR_AFTER)
+        if windows and ws <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], we)
+        else:
+            windows.append([ws, we])
+    for ws, we in windows:
+        for m in rule.pattern.finditer(text, ws, we):
+            if m.span() not in seen:
+                seen.add(m.span())
+                yield m
+
+
+def _find_all(haystack: str, needle: str) -> Iterator[int]:
+    i = haystack.find(needle)
+    while i >= 0:
+        yield i
+        i = haystack.find(needle, i + 1)
 
 
 def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
@@ -1444,12 +1672,16 @@ def scan(text: str, settings: Settings | None = None) -> list[Finding]:
     return [_finding(c, lines) for c in chosen] + errors
 
 
-def redact(text: str, settings: Settings | None = None) -> Redacted:
+def redact(text: str, settings: Settings | None = None, *, enabled: bool = True) -> Redacted:
     """Replace every secret, e-mail address and home path in `text`; see the module docstring.
 
     `Redacted.residual` is empty unless something could not be redacted or checked: callers that write
-    shared files must refuse when it is not (`Redacted.problems` says why).
+    shared files must refuse when it is not (`Redacted.problems` says why). `enabled=False` switches this
+    detector off (the text comes back as it is): how tests and the benchmark show that the independent
+    gate (smriti.team.gate) refuses on its own.
     """
+    if not enabled:
+        return Redacted(text)
     settings = settings or _DEFAULT
     lines = _Lines(text)
     # Edits in original coordinates: (orig_start, orig_end, replacement, finding)
@@ -1461,7 +1693,11 @@ def redact(text: str, settings: Settings | None = None) -> Redacted:
     team_errors: list[Finding] = []
     for pass_no in range(MAX_PASSES + 1):
         # Once a team pattern could not run, later passes do not try again (one time budget per text).
-        cands, errors, present = _detect(current, settings, only, team=not team_errors)
+        # Decoded views are looked at in the first pass only: what they find is replaced there, and the
+        # gate (smriti.team.gate) looks at the decoded views of the result again.
+        cands, errors, present = _detect(
+            current, settings, only, team=not team_errors, depth=MAX_VIEW_DEPTH if pass_no == 0 else 0
+        )
         team_errors = team_errors or errors
         errors = team_errors
         chosen, allow_hits = _select(current, cands, settings.allow)

@@ -28,7 +28,7 @@ from smriti.errors import InvalidInput, SmritiError
 from smriti.recall import fence
 from smriti.search import category_filter, parse_since, project_keys
 from smriti.store import MessageRow, SessionRow, Store
-from smriti.team import knowledge, redact
+from smriti.team import gate, knowledge, redact
 from smriti.team.config import TeamConfig, load_team_config
 from smriti.team.git import KNOWLEDGE_DIR, user_name
 from smriti.team.knowledge import KnowledgeError, KnowledgeItem
@@ -367,6 +367,7 @@ def share(
     supersedes: tuple[str, ...] = (),
     now: datetime | None = None,
     force: bool = False,
+    redaction: bool = True,
 ) -> ShareResult:
     if not (repo / ".smriti").is_dir():
         # Without it there is nothing to share into, and a quiet "0 written" reads as success.
@@ -407,6 +408,7 @@ def share(
                 explicit=bool(session_ids),
                 known=known,
                 fresh=fresh,
+                redaction=redaction,
             )
         except (KnowledgeError, SmritiError) as exc:
             result.skipped.append({"id": session.session_id, "reason": str(exc)})
@@ -456,6 +458,7 @@ def _share_one(
     explicit: bool = True,
     known: dict[str, KnowledgeItem] | None = None,
     fresh: dict[str, KnowledgeItem] | None = None,
+    redaction: bool = True,
 ) -> tuple[str, str]:
     known = {} if known is None else known
     fresh = {} if fresh is None else fresh
@@ -477,8 +480,11 @@ def _share_one(
     digest = store.get_digest(session.rowid) or {}
     problems: list[str] = []
 
+    allowed: list[str] = []  # values a person allow-listed: the gate lets them through as well
+
     def red(text: str, where: str) -> tuple[str, bool]:
-        r = redact.redact(text, settings)
+        r = redact.redact(text, settings, enabled=redaction)
+        allowed.extend(text[f.start : f.end] for f in r.allowed)
         problems.extend(f"{where}: {p}" for p in r.problems() if f"{where}: {p}" not in problems)
         return r.text, bool(r.findings)
 
@@ -543,6 +549,11 @@ def _share_one(
         supersedes=supersedes or (existing.supersedes if existing else ()),
     )
     data = knowledge.render_bytes(item)
+    # The independent gate (rules of its own) decides whether what redaction left may be written.
+    refusals = gate.inspect(data.decode("utf-8", "replace"), settings.allow, exempt=allowed)
+    if refusals:
+        more = f"; and {len(refusals) - 3} more" if len(refusals) > 3 else ""
+        return "skipped", "refused by the secret gate: " + "; ".join(f.describe() for f in refusals[:3]) + more
     if existing_path is not None:
         rel_existing = str(existing_path.relative_to(repo))
         if data == current:
