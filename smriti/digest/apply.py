@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from smriti import project as projects
 from smriti.digest import distill
-from smriti.digest.categorize import CategoryResult, add_scores, decide, score_messages
+from smriti.digest.categorize import CategoryResult, add_scores, decide, pattern_warnings, score_messages
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
 from smriti.store import SessionRow, Store
@@ -67,6 +67,7 @@ class Enricher:
             scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
         else:
             scores = score_messages(messages, settings)
+        self.warnings.extend(pattern_warnings(settings))
         result = decide(scores, settings)
         entities = distill.entities(messages)
         # The agent's own title (one the user set, or the agent's summary of the session) reads

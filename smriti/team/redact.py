@@ -100,6 +100,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
+from smriti import saferegex
 from smriti.errors import ConfigError
 
 __all__ = [
@@ -341,6 +342,10 @@ class Settings:
                 empty = None
             if empty is not None:
                 raise ConfigError(f"{where} matches the empty string; it would match everywhere")
+            # The per-text timeout bounds a scan; `check` refuses what would hit it on ordinary text.
+            why = saferegex.reject_reason(p.pattern)
+            if why:
+                raise ConfigError(f"{where} {why}")
             compiled.append((p, rx))
         return tuple(compiled)
 
