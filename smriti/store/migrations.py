@@ -312,3 +312,10 @@ def m008_drop_unread_session_columns(conn: apsw.Connection) -> None:
     # schema honest (a column nobody reads is a column nobody notices going stale).
     conn.execute("alter table sessions drop column git_remote")
     conn.execute("alter table sessions drop column extra")
+
+
+@migration
+def m009_knowledge_committed_by(conn: apsw.Connection) -> None:
+    # Who git says added or last changed a synced file ("Name <email>"): the author a person is shown.
+    # The frontmatter's `author` is free text anyone can write, kept and shown as the file's claim.
+    conn.execute("alter table knowledge add column committed_by text")
