@@ -148,7 +148,7 @@ def _quantifier_at(pattern: str, i: int) -> tuple[bool, int] | None:
 def _probes(pattern: str) -> list[str]:
     literals = sorted({c for c in pattern if c.isprintable() and c not in _METACHARS})[:12]
     units = list(dict.fromkeys([*_PROBE_UNITS, *literals, "".join(literals[:4])]))
-    out = []
+    out: list[str] = []
     for unit in units:
         if not unit:
             continue
