@@ -44,12 +44,14 @@ The floor decides whether to inject at all, from evidence that does not depend o
 - when one clears, candidates scoring FOLLOW_SHARE of the best one that clears follow it, ranked at
   FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions.
 
-The context block is wrapped in `<smriti-context>`; each item has provenance (team or own, author,
-project, category, agent, date) and an id for `smriti show`, then the sentences of its best
-passages that hold most of the query's concepts (`answer_lines`: for a session its matching
-turn, for a knowledge item its matching section), then its summary while the budget lasts.
-Recalled text is fenced (longer than any backtick run inside it), marked as reference material,
-and cannot open or close the block. Its size never exceeds the token budget (CHARS_PER_TOKEN
+The context block is wrapped in `<smriti-context>`; each item has a header of what smriti vouches
+for (tier, category, date, the id for `smriti show`; for one's own sessions also project and
+agent), then one fence holding its title (and for a team item who committed it, who the file says
+wrote it, its project and agent), the sentences of its best passages that hold most of the
+query's concepts (`answer_lines`: for a session its matching turn, for a knowledge item its
+matching section), then its summary while the budget lasts. Recalled text is fenced (longer than
+any backtick run inside it), folded (NFKC, no zero-width, bidi or control characters), marked as
+reference material, and cannot open, close or imitate the block. Its size never exceeds the token budget (CHARS_PER_TOKEN
 characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults: DEFAULT_BUDGET per prompt,
 SESSION_START_BUDGET at session start.
 """
