@@ -32,6 +32,8 @@ _SEPARATORS_RE = re.compile("[\u2028\u2029\x85]|\r\n?")
 
 def for_model(text: str) -> str:
     """NFKC, separators as newlines, no zero-width, bidi or control characters (tab and newline stay)."""
+    if text.isascii():  # the usual case, and one with nothing to fold: a tenth of the time
+        return _CONTROL_RE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     text = unicodedata.normalize("NFKC", text)
     text = _SEPARATORS_RE.sub("\n", text)
     text = _INVISIBLE_RE.sub("", text)
