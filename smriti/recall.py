@@ -51,9 +51,9 @@ wrote it, its project and agent), the sentences of its best passages that hold m
 query's concepts (`answer_lines`: for a session its matching turn, for a knowledge item its
 matching section), then its summary while the budget lasts. Recalled text is fenced (longer than
 any backtick run inside it), folded (NFKC, no zero-width, bidi or control characters), marked as
-reference material, and cannot open, close or imitate the block. Its size never exceeds the token budget (CHARS_PER_TOKEN
-characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults: DEFAULT_BUDGET per prompt,
-SESSION_START_BUDGET at session start.
+reference material, and cannot open, close or imitate the block. Its size never exceeds the
+token budget (CHARS_PER_TOKEN characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults:
+DEFAULT_BUDGET per prompt, SESSION_START_BUDGET at session start.
 """
 
 from __future__ import annotations
