@@ -186,17 +186,38 @@ def reject_reason(pattern: str) -> str | None:
 
 @dataclass
 class Budget:
-    """Timeouts shared by the patterns of one config in one process, and what to tell the user."""
+    """The time the patterns of one config may take, in one process, and what to tell the user.
+
+    All of them together get SEARCH_TIMEOUT per text (`start_text` opens a text's allowance): a
+    pattern that alone exceeds it is switched off; patterns that exceed it together lose the rest
+    of that text. Each is a strike, and after MAX_TIMEOUTS strikes every pattern is off, so a
+    hostile config costs a run at most about MAX_TIMEOUTS × SEARCH_TIMEOUT, however many texts.
+    """
 
     timeouts: int = 0
     warnings: list[str] = field(default_factory=list)
+    deadline: float | None = None  # this text's allowance ends here (None: no text started)
+    struck: bool = False  # this text already cost a strike
 
     @property
     def exhausted(self) -> bool:
         return self.timeouts >= MAX_TIMEOUTS
 
+    def start_text(self) -> None:
+        self.deadline = time.monotonic() + SEARCH_TIMEOUT
+        self.struck = False
+
+    def strike(self, why: str) -> None:
+        if self.struck:
+            return
+        self.struck = True
+        self.timeouts += 1
+        tail = "; every team pattern is skipped for the rest of this run" if self.exhausted else ""
+        self.warnings.append(f"{why}; `smriti check` explains how to fix it{tail}")
+
     def drain(self) -> list[str]:
-        out, self.warnings = self.warnings, []
+        out: list[str] = self.warnings
+        self.warnings = []
         return out
 
 
@@ -212,16 +233,25 @@ class Guarded:
         self.off = False
 
     def search(self, text: str) -> bool:
-        if self.off or self.budget.exhausted:
+        budget = self.budget
+        if self.off or budget.exhausted:
             return False
+        timeout = SEARCH_TIMEOUT
+        if budget.deadline is not None:
+            timeout = budget.deadline - time.monotonic()
+            if timeout <= 0:
+                budget.strike(f"the team's patterns together took over {SEARCH_TIMEOUT:g} s on one text")
+                return False
         try:
-            return self.rx.search(text, timeout=SEARCH_TIMEOUT) is not None
+            return self.rx.search(text, timeout=timeout) is not None
         except TimeoutError:
-            self.off = True
-            self.budget.timeouts += 1
-            self.budget.warnings.append(
-                f"team pattern {self.pattern!r} took over {SEARCH_TIMEOUT:g} s on one text and is skipped "
-                "from now on; `smriti check` explains how to fix it"
-                + ("; every team pattern is skipped for the rest of this run" if self.budget.exhausted else "")
-            )
+            if timeout >= SEARCH_TIMEOUT:  # this pattern alone: off for good
+                self.off = True
+                budget.struck = False
+                budget.strike(
+                    f"team pattern {self.pattern!r} took over {SEARCH_TIMEOUT:g} s on one text"
+                    " and is skipped from now on"
+                )
+            else:
+                budget.strike(f"the team's patterns together took over {SEARCH_TIMEOUT:g} s on one text")
             return False

@@ -24,6 +24,7 @@ import select
 import shutil
 import signal
 import subprocess
+import time
 import unicodedata
 from pathlib import Path
 
@@ -150,6 +151,15 @@ def test_a_pattern_slow_only_on_long_text_is_switched_off() -> None:
     assert slow.off and not slow.search("abc1def")  # switched off for the rest of the run
     [warning] = budget.drain()
     assert "skipped from now on" in warning
+    # the patterns of one message share one allowance: when it is spent, the rest of that message
+    # is skipped (one strike), and the patterns stay on for the next message
+    quick = saferegex.Guarded("abc", budget)
+    budget.start_text()
+    budget.deadline = time.monotonic()  # as if the patterns before had used the message's allowance
+    assert not quick.search("abc") and not quick.search("abc") and budget.timeouts == 2
+    budget.start_text()
+    assert quick.search("abc") and not quick.off
+    budget.deadline = None
     others = [saferegex.Guarded(slow.pattern, budget) for _ in range(saferegex.MAX_TIMEOUTS)]
     for g in others:
         g.search("a" * 50_000 + "!")
@@ -453,8 +463,6 @@ def test_a_missing_transcript_is_logged(data_dir: Path, tmp_path: Path) -> None:
     payload = {"session_id": "abc123456789", "transcript_path": str(tmp_path / "gone.jsonl"), "cwd": str(tmp_path)}
     assert run("hook", "claude-code", "Stop", stdin=json.dumps(payload)).returncode == 0
     # the recorder is detached: wait for its log lines (bounded by the hard timeout)
-    import time
-
     deadline = time.monotonic() + HARD_TIMEOUT
     while time.monotonic() < deadline and len(_failures(data_dir)) < 2:
         time.sleep(0.1)

@@ -439,6 +439,7 @@ class _Matcher:
                 self._fuzzy(toks, present, acc)
         needles, rules, ungated, gated_by = self.rules[(msg.role, kind)]
         if rules:
+            self.budget.start_text()  # the team's patterns share one allowance per message
             low = text.lower()
             todo = set(ungated)
             for n in needles:
