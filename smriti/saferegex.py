@@ -33,6 +33,10 @@ PROBE_CHARS = 1_000
 # Time for all the probes of one pattern: one that is slow on each of them is as bad as one that
 # never ends on one.
 PROBE_TOTAL = 1.0
+# Time for the probes of all the patterns of one config (checked, once per process, possibly while
+# ingest holds the write lock): well below the store's busy timeout, well above what even a config
+# of 200 ordinary patterns needs (about 1 s on a loaded 2-core machine).
+CONFIG_PROBE_TOTAL = 6.0
 # Characters whose runs make the usual catastrophic shapes backtrack: words, digits, blanks,
 # separators; the pattern's own literal characters are added to them.
 _PROBE_UNITS = ("a", "0", " ", "a ", "a0", "_", "-", ".", "/", "\t", "aa-", "a.b", "\\", '"')

@@ -94,6 +94,7 @@ import hashlib
 import json
 import os
 import re
+import time
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -292,9 +293,17 @@ def _parse(text: str, origin: str, base: Settings, source: str, settings_origin:
             cats[cid] = Category(cid, description or old.description, old.keywords + tuple(terms), old.source)
 
     rules = list(base.rules)
+    # Checking the team's patterns may happen inside ingest's write transaction: all of them
+    # together get saferegex.CONFIG_PROBE_TOTAL, so many slow-to-check ones cannot hold the lock either.
+    checked_by = time.monotonic() + saferegex.CONFIG_PROBE_TOTAL
     for n, entry in enumerate(_table_array(section, "rules", origin, MAX_TEAM_RULES), 1):
         where = _where(text, origin, "rules", n, entry.get("category"))
         rules.append(_rule(entry, where, cats, source))
+        if source != "seed" and time.monotonic() > checked_by:
+            raise ConfigError(
+                f"{where}: the rules' patterns took over {saferegex.CONFIG_PROBE_TOTAL:g} s to check against "
+                "adversarial text; simplify them"
+            )
 
     # parents first, each followed by its children, in declaration order
     ordered: list[Category] = []
