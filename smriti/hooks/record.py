@@ -90,7 +90,8 @@ def run_once(data: Path, agent: str, session: str | None, transcript: str | None
             result = ingest(app.store, app.index, app.registry, app.config, [agent], found)
         for problem in result.errors[:3]:
             log_failure(str(data), agent, "record", f"{problem.path}: {problem.error}")
-        for problem in [w for w in result.warnings if paths and w.path == str(paths[0])][:3]:
+        # a source refused at discovery, a team config refused or a team pattern switched off
+        for problem in [w for w in result.warnings if w.path == "config" or paths and w.path == str(paths[0])][:3]:
             log_failure(str(data), agent, "record", f"{problem.path}: {problem.error}")
     finally:
         app.close()
