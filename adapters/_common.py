@@ -22,7 +22,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
-from smriti.adapters._jsonl import JsonlRead, json_type_name
+from smriti.adapters._jsonl import JsonlRead, json_type_name, open_regular, oserror_text, read_regular
 from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 Part = tuple[str, str]  # (message kind, text): "prompt" or "injected_context"
@@ -310,7 +310,7 @@ class SourceKind:
 def read_source_bytes(path: Path, kind: SourceKind) -> tuple[bytes, str | None]:
     """A whole source file's bytes, or (b"", why not) when it is unreadable or blank."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)  # never a device or a FIFO, never past the size cap
     except FileNotFoundError as exc:
         return b"", kind.missing or f"cannot read the file: {exc.strerror or exc}"
     except IsADirectoryError:
@@ -318,7 +318,7 @@ def read_source_bytes(path: Path, kind: SourceKind) -> tuple[bytes, str | None]:
     except PermissionError:
         return b"", "permission denied: cannot read the file"
     except OSError as exc:
-        return b"", f"cannot read the file: {exc.strerror or exc}"
+        return b"", oserror_text(exc)
     if not raw.strip():
         return b"", f"empty file: no {kind.contents}"
     return raw, None
@@ -331,6 +331,8 @@ def load_json_file(path: Path, kind: SourceKind) -> tuple[Any, str | None]:
         return None, error
     try:
         return json.loads(raw.decode("utf-8")), None
+    except RecursionError:
+        return None, "JSON nested too deeply to read"
     except UnicodeDecodeError as exc:
         return None, f"invalid UTF-8 at byte {exc.start}: not {kind.document}"
     except ValueError as exc:  # a JSONDecodeError, or e.g. an integer too long to convert
@@ -342,8 +344,8 @@ def read_json_or_none(path: Path) -> Any:
     """A side file's JSON (an index, a workspace.json, a sidecar), or None when it is missing,
     unreadable or not JSON: side files only add facts, so their absence is never an error."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
+        return json.loads(read_regular(path).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
 
 
@@ -355,7 +357,7 @@ LOCK_RETRIES = 3
 
 def is_sqlite(path: Path) -> bool:
     """Whether the file starts with SQLite's header; raises OSError when it cannot be read."""
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         return fh.read(16) == SQLITE_MAGIC
 
 
@@ -439,11 +441,11 @@ def guarded_parse(
 
 def first_json_line(path: Path, *, strict: bool = True, limit: int = SNIFF_BYTES) -> Any:
     """A file's first line as JSON, None when it is not: what a JSONL sniff looks at (OSError propagates)."""
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         head = fh.read(limit).split(b"\n", 1)[0]
     try:
         return json.loads(head, strict=strict)  # strict=False: raw control characters inside strings
-    except ValueError:  # UnicodeDecodeError is a ValueError
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,9 @@ import msgspec
 from smriti.models import Problem
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
+# A source larger than this is refused, not read: no agent writes a transcript near it, and a file
+# that claims to be one (a link to a disk image, a log gone wild) would otherwise fill memory.
+MAX_SOURCE_BYTES = 1024 * 1024 * 1024
 TAIL_BYTES = 4096
 # A torn last line in a file untouched for this long is no longer a live write: report it.
 LIVE_WRITE_SECONDS = 600
@@ -74,6 +78,62 @@ def decode_json(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
 
 
+class NotRegularFile(OSError):
+    """A source that is a device, a FIFO or a socket (directly or through a link): never read."""
+
+
+def describe_mode(mode: int) -> str:
+    """How a user would name a non-regular file's type."""
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "not a regular file"
+
+
+def open_regular(path: Path | str, max_bytes: int = MAX_SOURCE_BYTES) -> BinaryIO:
+    """`path` (links followed) opened for reading when it is a regular file of at most `max_bytes`.
+
+    Opened non-blocking and checked with fstat on the open descriptor: opening a FIFO for reading
+    would wait for a writer for ever, and a check by path before opening could be raced. Raises
+    NotRegularFile (an OSError) for a device, FIFO or socket, IsADirectoryError for a folder, and
+    an OSError saying so for a file over the size cap.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(f"is {describe_mode(st.st_mode)}, not a regular file; not read")
+        if st.st_size > max_bytes:
+            size, cap = st.st_size / 1_048_576, max_bytes // 1_048_576
+            raise OSError(f"is {size:,.0f} MB, over the {cap:,} MB limit for a source; not read")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: Path | str, max_bytes: int = MAX_SOURCE_BYTES) -> bytes:
+    """The bytes of a regular file (see `open_regular`), never more than its size when opened: a
+    file that keeps growing while it is read is read up to that size."""
+    with open_regular(path, max_bytes) as fh:
+        return fh.read(os.fstat(fh.fileno()).st_size)
+
+
+def oserror_text(exc: OSError) -> str:
+    """An OSError's words for a user: our own refusals carry their full sentence."""
+    if isinstance(exc, NotRegularFile) or exc.errno is None:
+        return str(exc)
+    return f"cannot read the file: {exc.strerror or exc}"
+
+
 def json_type_name(obj: Any) -> str:
     """How a user would name a JSON value's type in an error message."""
     if isinstance(obj, bool):
@@ -103,7 +163,7 @@ def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int,
         return None
     window = max(0, off - TAIL_BYTES)
     fh.seek(window)
-    data = fh.read()
+    data = fh.read(size - window)
     if _hash(data[: off - window]) != resume.get("tail"):
         return None
     return data[off - window :], off, int(resume.get("line") or 1)
@@ -125,13 +185,14 @@ def read_jsonl(
     p = str(path)
     out = JsonlRead()
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
             resumed = _read_from_resume(fh, st.st_size, resume)
             if resumed is None:
                 out.restarted = resume is not None
                 fh.seek(0)
-                data, start, line = fh.read(), 0, 1
+                # up to the size seen at open: a file that keeps growing is read up to there
+                data, start, line = fh.read(st.st_size), 0, 1
             else:
                 data, start, line = resumed
             head = data[:TAIL_BYTES] if start == 0 else None
@@ -142,7 +203,7 @@ def read_jsonl(
         out.errors.append(Problem(p, "permission denied: cannot read the file"))
         return out
     except OSError as exc:
-        out.errors.append(Problem(p, f"cannot read the file: {exc.strerror or exc}"))
+        out.errors.append(Problem(p, oserror_text(exc)))
         return out
     if start == 0 and not data:
         out.errors.append(Problem(p, "empty file: no records"))
@@ -155,7 +216,7 @@ def read_jsonl(
         out.head, out.head_len = resume.get("head"), resume.get("head_len")
     if out.offset > start or start == 0:
         # The tail hash covers the last TAIL_BYTES before the new offset.
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             window = max(0, out.offset - TAIL_BYTES)
             fh.seek(window)
             out.tail = _hash(fh.read(out.offset - window))
@@ -209,6 +270,9 @@ def _split(
                 obj = decode_json(raw)
             except UnicodeDecodeError as exc:
                 out.errors.append(Problem(p, f"invalid UTF-8 at byte {exc.start}; line skipped", line_no))
+            except RecursionError:
+                # nested deeper than the parser's stack: this line only, never the whole file
+                out.errors.append(Problem(p, "JSON nested too deeply to read; line skipped", line_no))
             except ValueError as exc:
                 if not complete:
                     # A torn last line: the agent may still be writing it. Not consumed.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from contextlib import ExitStack
@@ -14,7 +15,15 @@ from smriti import paths
 from smriti.app import App
 from smriti.errors import SmritiError
 from smriti.hooks.protocol import AGENTS as HOOK_AGENTS
-from smriti.store import DAMAGED_DB_ERRORS, KnowledgeRow
+from smriti.store import (
+    BUSY_ERRORS,
+    BUSY_TIMEOUT_MS,
+    DAMAGED_DB_ERRORS,
+    FULL_ERRORS,
+    IO_ERRORS,
+    READ_ONLY_ERRORS,
+    KnowledgeRow,
+)
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -30,9 +39,62 @@ class SmritiGroup(click.Group):
         except DAMAGED_DB_ERRORS as exc:
             # A store whose header is sound opens fine; damage further in shows on the first read
             # of a bad page, in whatever command reads it.
-            app = ctx.obj if isinstance(ctx.obj, App) else None
-            db = paths.db_path(app.data_dir if app else None)
-            raise click.ClickException(f"{db} is damaged ({exc}); `smriti doctor` explains the way out") from None
+            raise click.ClickException(f"{_db(ctx)} is damaged ({exc}); `smriti doctor` explains the way out") from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            message = _environment_message(ctx, exc)
+            if message is None:
+                raise
+            raise click.ClickException(message) from None
+
+
+# What the machine, not smriti, refused: a full disk or quota, a file size limit, a read-only file
+# system, a permission, a file where a folder should be.
+_ENVIRONMENT_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST}
+)
+
+
+def _environment_message(ctx: click.Context, exc: BaseException) -> str | None:
+    """One line for a write the machine refused, or None for anything else (a bug: its traceback).
+
+    The cause is looked for down the exception's chain: SQLite rolls a transaction back on a
+    full disk, and leaving apsw's `with` then raises "no transaction is active" on top of it.
+    Each of these left its transaction rolled back: nothing is half-written, nothing stored is lost.
+    """
+    chain: list[BaseException] = []
+    seen: BaseException | None = exc
+    while seen is not None and len(chain) < 20:
+        chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    for e in reversed(chain):  # the first failure is the cause
+        if isinstance(e, READ_ONLY_ERRORS):
+            return (
+                f"{_db(ctx)} is read-only (its file or folder cannot be written) and this command needs to write; "
+                "reading commands (search, recall, show, sessions, status) still work"
+            )
+        if isinstance(e, FULL_ERRORS) or (isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT)):
+            return f"the disk holding {_db(ctx)} is full: nothing was written; free some space and run it again"
+        if isinstance(e, IO_ERRORS):
+            return (
+                f"could not write {_db(ctx)} ({e}: a full disk or a file size limit?); "
+                "nothing was written; run it again once it can be"
+            )
+        if isinstance(e, BUSY_ERRORS):
+            return (
+                f"{_db(ctx)} is busy: another smriti process has held its write lock for over "
+                f"{BUSY_TIMEOUT_MS // 1000} s (a stuck ingest?); nothing was written; run it again later"
+            )
+        if isinstance(e, OSError) and e.errno in _ENVIRONMENT_ERRNOS:
+            where = f" {e.filename}" if e.filename else ""
+            return f"cannot write{where}: {e.strerror or e}; nothing stored before was lost"
+    return None
+
+
+def _db(ctx: click.Context) -> Path:
+    app = ctx.obj if isinstance(ctx.obj, App) else None
+    return paths.db_path(app.data_dir if app else None)
 
 
 def emit_json(data: Any) -> None:
@@ -90,6 +152,15 @@ def _count(n: int, noun: str) -> str:
     from smriti.render import plural
 
     return plural(n, noun)
+
+
+def _byline(author: str | None, committed_by: str | None) -> str:
+    """Who a team item is by: git's author of its file when sync recorded one, the file's own
+    `author` shown as a claim (anyone can write any name in it)."""
+    if committed_by:
+        claim = f" (the file says {author})" if author and author not in committed_by else ""
+        return f"{committed_by}{claim}"
+    return f"{author} (unverified)" if author else "?"
 
 
 def _short(text: str | None, width: int) -> str:
@@ -273,7 +344,11 @@ def search(
         return
     for h in hits:
         when = (h.timestamp or "")[:10]
-        who = f"team · {h.author}" if h.kind == "knowledge" and h.author else (h.agent or "-")
+        who = (
+            f"team · {_byline(h.author, h.committed_by)}"
+            if h.kind == "knowledge" and (h.author or h.committed_by)
+            else (h.agent or "-")
+        )
         click.echo(
             click.style(f"{h.id}", fg="yellow") + f"  {when}  {who}  {h.project or '-'}  {h.kind}  score {h.score:.2f}"
         )
@@ -421,7 +496,7 @@ def knowledge(
         when = (r.shared or r.created or "")[:10]
         click.echo(
             click.style(r.id, fg="yellow")
-            + f"  {when:10}  {_short(r.category, 22):22} {_short(r.author or '-', 16):16} "
+            + f"  {when:10}  {_short(r.category, 22):22} {_short(r.committed_by or r.author or '-', 16):16} "
             + _short(r.title, 60)
             + ("" if r.status == "active" else f"  ({r.status})")
         )
@@ -524,7 +599,7 @@ def _show_knowledge(item: KnowledgeRow, json_: bool) -> None:
         return
     click.echo(click.style(item.title, bold=True))
     click.echo(
-        f"{item.id} · team item by {item.author or '?'} · {item.category} · {item.agent or '-'} · "
+        f"{item.id} · team item by {_byline(item.author, item.committed_by)} · {item.category} · {item.agent or '-'} · "
         f"{item.created} · {item.status}" + (f" · {item.path}" if item.path else "")
     )
     click.echo()

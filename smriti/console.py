@@ -15,6 +15,11 @@ def main() -> None:
         from smriti.hooks.run import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
+    from smriti.untrusted import guard_terminal
+
+    # Titles, bodies and paths come from synced files and agents' logs: on a terminal, their
+    # control characters and escape sequences are dropped, whatever command prints them.
+    guard_terminal()
     from smriti.cli import cli
 
     cli(prog_name="smriti")

@@ -137,6 +137,7 @@ class Index:
         self.schema = _schema()
         self.analyzer = _analyzer()
         self.needs_rebuild = False
+        self.read_only = False  # a folder this process cannot write: searched through a shadow copy
         self._sessions_memo: tuple[tuple[int, ...] | None, tantivy.Query | None] = (None, None)
         self._index = self._open()
 
@@ -158,15 +159,60 @@ class Index:
         tmp.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "built": built}))
         os.replace(tmp, self.dir / VERSION_FILE)  # never half-written: a reader would start over
 
-    def _try_open(self) -> tantivy.Index | None:
+    def _try_open(self, directory: Path | None = None) -> tantivy.Index | None:
         try:
-            return tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+            return tantivy.Index(self.schema, path=str(directory or self.dir), reuse=True)
         except ValueError:  # unreadable files
             return None
+
+    def _writable(self) -> bool:
+        import tempfile  # only when the index did not open
+
+        try:
+            with tempfile.TemporaryFile(dir=self.dir):
+                return True
+        except OSError:
+            return False
+
+    def _open_shadow(self, state: str) -> tantivy.Index:
+        """A read-only index folder, opened through a private copy: Tantivy must take its lock file
+        and write `.managed.json` even to read. Files are hard-linked where the file system allows
+        (free), copied otherwise; the copy goes when the process exits."""
+        import atexit
+        import shutil
+        import tempfile
+
+        from smriti.errors import StoreError
+
+        if state != "built":
+            raise StoreError(f"the search index at {self.dir} needs a rebuild but its folder is read-only")
+        shadow = Path(tempfile.mkdtemp(prefix="smriti-index-"))
+        atexit.register(shutil.rmtree, shadow, True)
+        for f in self.dir.iterdir():
+            if f.is_file() and not f.name.startswith(".tantivy-"):
+                try:
+                    os.link(f, shadow / f.name)
+                except OSError:
+                    shutil.copy2(f, shadow / f.name)
+        index = self._try_open(shadow)
+        if index is None:
+            raise StoreError(f"cannot read the search index at {self.dir} (read-only); `smriti doctor` explains more")
+        self.read_only = True
+        return index
+
+    def _check_writable(self) -> None:
+        if self.read_only:
+            from smriti.errors import StoreError
+
+            raise StoreError(f"the search index at {self.dir} is read-only: this command needs to update it")
 
     def _open(self) -> tantivy.Index:
         state = self._state()
         index = self._try_open() if state != "stale" else None
+        if index is None and self.dir.is_dir() and not self._writable():
+            index = self._open_shadow(state)
+            index.register_tokenizer(TOKENIZER, self.analyzer)
+            return index
         if index is None:
             # Start over, under the writer lock: processes that open a new or stale index together
             # must not wipe it under each other; the first starts over, the others find it started.
@@ -247,6 +293,10 @@ class Index:
             if rebuilt is not None:
                 return rebuilt
         applied = 0
+        if self.read_only:
+            if store.outbox_size():
+                self._check_writable()
+            return 0
         with self._writer_lock():
             total = store.outbox_size()
             writer: tantivy.IndexWriter | None = None
@@ -303,6 +353,7 @@ class Index:
     def rebuild(self, store: Store, progress: Progress | None = None, *, if_needed: bool = False) -> int | None:
         """Throw the index away and index every message in the store again. With `if_needed`, not
         when another process has built it meanwhile (then None: the caller drains the outbox)."""
+        self._check_writable()
         with self._writer_lock():
             if if_needed and self._state() == "built":
                 self._index.reload()

@@ -28,6 +28,7 @@ from typing import Any
 
 from smriti import project as projects
 from smriti.adapters import Adapter, Registry
+from smriti.adapters._jsonl import MAX_SOURCE_BYTES, describe_mode
 from smriti.config import NO_SAVE_MARKER, UserConfig
 from smriti.digest.apply import Enricher
 from smriti.errors import InvalidInput
@@ -156,6 +157,8 @@ def plan_sources(
                 result.errors.append(Problem(str(path), "no such file or directory"))
                 result.unreadable.append(str(path))
                 continue
+            if not _readable_kind(path, result):  # before a detector sniffs it: a FIFO blocks an open
+                continue
             candidates = chosen or ([a] if (a := _detect(registry, path)) else [])
             if not candidates:
                 result.errors.append(
@@ -164,19 +167,42 @@ def plan_sources(
                 result.unreadable.append(str(path))
                 continue
             for adapter in candidates:
-                tasks.extend((adapter, p) for p in adapter.discover(path))
+                tasks.extend((adapter, p) for p in adapter.discover(path) if _readable_kind(p, result))
         return tasks
     for adapter in chosen or [registry.get(n) for n in registry.names]:
         roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in config.roots.get(adapter.name, ())]
         for root in roots:
             if root.exists():
-                tasks.extend((adapter, p) for p in adapter.discover(root))
+                tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result))
         for name in getattr(adapter, "project_files", ()):
             tasks.extend((adapter, f) for root in project_roots if (f := root / name).is_file())
     unique: dict[tuple[str, Path], tuple[Adapter, Path]] = {}
     for adapter, found in tasks:
         unique.setdefault((adapter.name, found), (adapter, found))
     return list(unique.values())
+
+
+def _readable_kind(path: Path, result: IngestResult) -> bool:
+    """Whether a found source is a file (or folder) ingest may open; a warning for one it may not.
+
+    Anyone who can write under an agent's log folder can leave a link to /dev/zero or a FIFO
+    there: reading the first never ends (and fills memory), opening the second waits for ever, both
+    while ingest holds the store's write lock. Links are followed; what they point at decides.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        return True  # gone or unreadable: reading it reports that, as before
+    if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
+        if st.st_size > MAX_SOURCE_BYTES and stat.S_ISREG(st.st_mode):
+            size, cap = st.st_size // 1_048_576, MAX_SOURCE_BYTES // 1_048_576
+            result.warnings.append(
+                Problem(str(path), f"is {size:,} MB, over the {cap:,} MB limit for a source; skipped")
+            )
+            return False
+        return True
+    result.warnings.append(Problem(str(path), f"is {describe_mode(st.st_mode)}, not a regular file; skipped"))
+    return False
 
 
 def ingest(

@@ -149,6 +149,7 @@ def do_show(id: str, full: bool = False) -> dict[str, Any]:  # noqa: A002 (the t
                 "agent",
                 "session",
                 "author",
+                "committed_by",
                 "created",
                 "shared",
                 "files",
@@ -204,7 +205,8 @@ def build() -> Any:
             "Recall what earlier coding-agent sessions and the team's knowledge say about a question or task. "
             "Returns `context`: a compact <smriti-context> block of the most relevant items (empty when nothing "
             "relevant clears the score floor), and `results`: the ranked items with provenance (kind, id, "
-            "session_id, native_id, agent, project, category, tier own/team, author, score, title, date). "
+            "session_id, native_id, agent, project, category, tier own/team, author, score, title, date, "
+            "committed_by: who git says committed a team item; author is what its file claims). "
             "Pass an item's id to `show` to read it in full."
         ),
     )

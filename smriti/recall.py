@@ -44,14 +44,16 @@ The floor decides whether to inject at all, from evidence that does not depend o
 - when one clears, candidates scoring FOLLOW_SHARE of the best one that clears follow it, ranked at
   FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions.
 
-The context block is wrapped in `<smriti-context>`; each item has provenance (team or own, author,
-project, category, agent, date) and an id for `smriti show`, then the sentences of its best
-passages that hold most of the query's concepts (`answer_lines`: for a session its matching
-turn, for a knowledge item its matching section), then its summary while the budget lasts.
-Recalled text is fenced (longer than any backtick run inside it), marked as reference material,
-and cannot open or close the block. Its size never exceeds the token budget (CHARS_PER_TOKEN
-characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults: DEFAULT_BUDGET per prompt,
-SESSION_START_BUDGET at session start.
+The context block is wrapped in `<smriti-context>`; each item has a header of what smriti vouches
+for (tier, category, date, the id for `smriti show`; for one's own sessions also project and
+agent), then one fence holding its title (and for a team item who committed it, who the file says
+wrote it, its project and agent), the sentences of its best passages that hold most of the
+query's concepts (`answer_lines`: for a session its matching turn, for a knowledge item its
+matching section), then its summary while the budget lasts. Recalled text is fenced (longer than
+any backtick run inside it), folded (NFKC, no zero-width, bidi or control characters), marked as
+reference material, and cannot open, close or imitate the block. Its size never exceeds the
+token budget (CHARS_PER_TOKEN characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults:
+DEFAULT_BUDGET per prompt, SESSION_START_BUDGET at session start.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from smriti import untrusted
 from smriti.index import INACTIVE_STATUSES, Filters, Index, RawHit, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
 from smriti.timewords import time_words
@@ -160,12 +163,13 @@ class RecallItem:
     project: str | None
     category: str | None
     tier: str  # "own" | "team"
-    author: str | None
+    author: str | None  # a team item's author as its file says (a claim)
     score: float
     title: str
     date: str | None
     excerpt: str  # what matched: the passage's sentences that answer (else the summary)
     summary: str = ""  # shown after the excerpt while the budget lasts
+    committed_by: str | None = None  # a team item's git author: who added or last changed the file
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if k not in ("excerpt", "summary")}
@@ -832,6 +836,7 @@ def knowledge_item(k: KnowledgeRow, score: float, excerpt: str) -> RecallItem:
         title=k.title,
         date=(k.created or "")[:10] or None,
         excerpt=excerpt,
+        committed_by=k.committed_by,
     )
 
 
@@ -885,36 +890,66 @@ def fence(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+# The block's marker and its look-alikes once folded: any separator (or none) between the words.
+_MARKER_RE = re.compile(r"(?i)smriti[\W_]{0,3}context")
+
+
 def neutralize(text: str) -> str:
-    """Recalled text can never open or close smriti's block (a non-breaking hyphen breaks the tag)."""
-    return re.sub(r"(?i)smriti-context", "smriti\u2011context", text)
+    """Recalled text can never open or close smriti's block, nor imitate its marker.
+
+    Folded first (`untrusted.for_model`: NFKC, no zero-width, bidi or control characters), so a
+    fullwidth or zero-width-split look-alike is the marker it imitates; then every spelling of
+    the marker gets a non-breaking hyphen, which no tag reader takes for a hyphen.
+    """
+    return _MARKER_RE.sub("smriti\u2011context", untrusted.for_model(text))
 
 
 def _one_line(text: str | None) -> str:
     """A title or header field: one line, and no run of backticks that could read as a fence."""
-    return re.sub(r"`{3,}", "``", neutralize(" ".join((text or "").split())))
+    return re.sub(r"`{3,}", "``", " ".join(neutralize(text or "").split()))
 
 
 def _header(item: RecallItem) -> str:
-    who = f"team · {_one_line(item.author)}" if item.tier == "team" and item.author else item.tier
-    parts = [who, _one_line(item.category) or "uncategorized", _one_line(item.agent) or "?", item.date or "?"]
-    if item.project:
-        parts.insert(1, _one_line(item.project))
+    """What smriti vouches for, outside the fence: the tier, a category and a date it validated, the
+    id; for one's own sessions also the project and agent (this machine's own records). A team
+    item's author, project and agent are what its file says: they go inside the fence."""
+    parts = [item.tier, _one_line(item.category) or "uncategorized", item.date or "?"]
+    if item.tier != "team":
+        parts[2:2] = [_one_line(item.agent) or "?"]
+        if item.project:
+            parts.insert(1, _one_line(item.project))
     return f"[{' · '.join(parts)} · smriti show {item.id}]"
 
 
+def _fenced_facts(item: RecallItem) -> str:
+    """The item's own words about itself, shown as data inside its fence: title, then for a team item
+    who committed it (git's author), who the file says wrote it, and its project and agent."""
+    lines = [f"title: {_one_line(item.title)}"]
+    if item.tier == "team":
+        who = []
+        if item.committed_by:
+            who.append(f"committed by {_one_line(item.committed_by)}")
+        if item.author and _one_line(item.author) != _one_line(item.committed_by):
+            who.append(f"the file says by {_one_line(item.author)}")
+        facts = [*who, *(f"{k} {_one_line(v)}" for k, v in (("project", item.project), ("agent", item.agent)) if v)]
+        if facts:
+            lines.append(" · ".join(facts))
+    return "\n".join(lines)
+
+
 def format_item(item: RecallItem, max_chars: int | None = None, *, summary: bool = False) -> str:
-    """Header, title and the fenced excerpt (cut to `max_chars`), with the summary after it."""
-    title = _one_line(item.title)
+    """Header, then in one fence the title (and a team item's claims) and the excerpt (cut to
+    `max_chars`), with the summary after it."""
+    facts = _fenced_facts(item)
     excerpt = item.excerpt.strip()
     if summary and item.summary.strip():
         excerpt += "\n" + SUMMARY_MARK + "\n" + item.summary.strip()
     excerpt = neutralize(excerpt)
     if max_chars is not None and len(excerpt) > max_chars:
         excerpt = excerpt[: max(0, max_chars - 1)].rstrip() + "…"
-    marker = fence(excerpt)
-    body = f"{marker}text\n{excerpt}\n{marker}" if excerpt else ""
-    return "\n".join(x for x in (_header(item), title, body) if x)
+    inner = f"{facts}\n{excerpt}" if excerpt else facts
+    marker = fence(inner)
+    return f"{_header(item)}\n{marker}text\n{inner}\n{marker}"
 
 
 def format_context(items: list[RecallItem], budget: int) -> str:

@@ -37,6 +37,7 @@ class SearchHit:
     id: str = ""  # what `smriti show` takes: the session id, or the knowledge item's id
     path: str | None = None  # a knowledge item's file in its repo
     author: str | None = None  # a knowledge item's author (as written in the file, unverified)
+    committed_by: str | None = None  # git's author of the commit that added or last changed the file
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -202,4 +203,5 @@ def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str]) -> SearchHit
         id=k.id,
         path=k.path,
         author=k.author,
+        committed_by=k.committed_by,
     )

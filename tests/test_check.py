@@ -242,6 +242,8 @@ def hostile_files(tmp_path: Path) -> dict[str, tuple[bytes | None, str, str]]:
 
 
 def test_hostile_files_are_rejected_by_sync_and_flagged_by_check(runner, repo: Path, tmp_path: Path) -> None:
+    assert invoke_json(runner, "sync", "--repo", str(repo))["imported"] == 2  # items 1 and 2 are known
+    genuine = str(knowledge.item_path(item(1)).name)
     k = repo / ".smriti" / "knowledge"
     for name, (data, _, _) in hostile_files(tmp_path).items():
         if data is None:
@@ -261,9 +263,11 @@ def test_hostile_files_are_rejected_by_sync_and_flagged_by_check(runner, repo: P
     assert git(repo, "ls-tree", "-r", "HEAD", ".smriti/knowledge/escape.md").startswith("120000")
 
     out = invoke_json(runner, "sync", "--repo", str(repo))
-    assert out["ref"] == "main" and (out["imported"], out["updated"], out["removed"]) == (4, 0, 0), out
+    assert out["ref"] == "main" and (out["imported"], out["updated"], out["removed"]) == (2, 0, 0), out
     reasons = {Path(r["path"]).name: r["reason"] for r in out["rejected"]}
-    assert set(reasons) == set(hostile_files(tmp_path)), reasons
+    # the twin's id is claimed twice: both files are rejected, the item already known keeps its body
+    assert set(reasons) == {*hostile_files(tmp_path), genuine}, reasons
+    assert "zz-twin.md" in reasons[genuine] and "keeps its content" in reasons[genuine]
     for name, (_, reason, _) in hostile_files(tmp_path).items():
         assert reason in reasons[name], (name, reasons[name])
     assert not (tmp_path / "pwned").exists()
@@ -278,7 +282,7 @@ def test_hostile_files_are_rejected_by_sync_and_flagged_by_check(runner, repo: P
         assert "claiming item 1" not in st.knowledge_item(f"{1:016x}").body
     # a second sync: the same verdicts, nothing new
     again = invoke_json(runner, "sync", "--repo", str(repo))
-    assert (again["imported"], again["updated"], again["removed"], again["unchanged"]) == (0, 0, 0, 4)
+    assert (again["imported"], again["updated"], again["removed"], again["unchanged"]) == (0, 0, 0, 3)
     assert {Path(r["path"]).name for r in again["rejected"]} == set(reasons)
     # the text output names each rejected file and why, on stderr
     text = invoke(runner, "sync", "--repo", str(repo))
@@ -293,7 +297,7 @@ def test_hostile_files_are_rejected_by_sync_and_flagged_by_check(runner, repo: P
     # --worktree sync applies the same rules to the files on disk
     wt = invoke_json(runner, "sync", "--repo", str(repo), "--worktree")
     assert {Path(r["path"]).name for r in wt["rejected"]} == set(reasons)
-    assert (wt["imported"], wt["updated"], wt["removed"], wt["unchanged"]) == (0, 0, 0, 4)
+    assert (wt["imported"], wt["updated"], wt["removed"], wt["unchanged"]) == (0, 0, 0, 3)
 
 
 def test_broken_file_on_main_leaves_the_rest_alone(runner, repo: Path) -> None:

@@ -202,10 +202,13 @@ def test_superseded_item_is_not_recalled(runner, tmp_path) -> None:
     assert old.id not in out["context"]
     top = out["results"][0]
     assert (top["kind"], top["tier"], top["author"], top["session_id"]) == ("knowledge", "team", "alice", None)
+    assert top["committed_by"] == "t <t@example.com>"  # git's author of the commit, not the file's claim
+    # outside the fence only what smriti vouches for; the title and the file's claims inside it
     assert (
-        f"[team · alice · payments-api · decision/technical · claude-code · 2026-11-15 · smriti show {new.id}]"
-        in out["context"]
-    )
+        f"[team · decision/technical · 2026-11-15 · smriti show {new.id}]\n```text\n"
+        "title: Upgrade psycopg with prepare_threshold disabled\n"
+        "committed by t <t@example.com> · the file says by alice · project payments-api · agent claude-code\n"
+    ) in out["context"]
 
 
 def test_team_items_of_another_project_only_with_all_projects(runner, tmp_path) -> None:

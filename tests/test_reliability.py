@@ -576,3 +576,92 @@ def test_a_share_killed_between_updating_a_file_and_recording_it_is_not_taken_fo
     again = json.loads(_run_to_completion([*argv, "--repo", str(repo)], tmp_path / "data").stdout)
     assert again["skipped"] == [] and again["written"] == []  # "unchanged", not "edited by a person"
     assert _share_problems(repo, tmp_path / "data") == []
+
+
+# ---------------------------------------------------------------------------------------------
+# A writer that hangs, and a data dir nobody may write (more hostile environments in
+# test_hostile.py)
+
+_HUNG_WRITER = """
+import sys, time, apsw
+conn = apsw.Connection(sys.argv[1])
+conn.execute("begin immediate")  # the write lock, held until this process dies
+conn.execute("insert into _smriti_migrations values ('zz_hung_writer', 'now')")
+print("holding the write lock", flush=True)
+time.sleep(600)
+"""
+_READERS = (
+    ["status", "--json"],
+    ["sessions", "--json"],
+    ["search", "connection pool", "--json"],
+    ["recall", "why was the connection pool exhausted", "--json"],
+)
+
+
+def _one_line_error(r: subprocess.CompletedProcess) -> str:
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "Traceback" not in r.stderr, r.stderr
+    return lines[0]
+
+
+def test_a_hung_writer_blocks_no_reader_and_a_writer_says_busy(tmp_path: Path) -> None:
+    from conftest import claude_tree
+    from hostile_helpers import HARD_TIMEOUT, run
+
+    data = tmp_path / "data"  # the autouse fixture's SMRITI_HOME
+    sessions = sorted(EXAMPLES.glob("claude-code/*/*.jsonl"))
+    root = claude_tree(Path(os.environ["HOME"]), sessions[:2])
+    assert run("ingest").returncode == 0
+    writer = subprocess.Popen(
+        [sys.executable, "-c", _HUNG_WRITER, str(data / "smriti.db")], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert writer.stdout is not None and writer.stdout.readline().startswith("holding")
+        for argv in _READERS:  # WAL: readers never wait for the writer, and opening takes no lock
+            r = run(*argv)
+            assert r.returncode == 0 and not _USER_ERRORS.search(r.stderr), (argv, r.stderr)
+        sid = json.loads(run("sessions", "--json").stdout)[0]["session_id"]
+        assert run("show", sid).returncode == 0
+        # a writer gives up after the busy timeout with one line; nothing it read is lost
+        shutil.copy(sessions[2], root / sessions[2].name)
+        assert "is busy" in _one_line_error(run("ingest"))
+    finally:
+        writer.kill()
+        writer.wait(timeout=HARD_TIMEOUT)
+    out = json.loads(run("ingest", "--json").stdout)
+    assert out["sessions_ingested"] == 1
+    facts = _store_facts(data)
+    assert facts["integrity"] == "ok" and facts["half_sessions"] == []
+    assert _status(data)["sessions"] == 3
+
+
+def test_reading_commands_work_on_a_read_only_data_dir(tmp_path: Path) -> None:
+    from conftest import claude_tree
+    from hostile_helpers import read_only, run, unprivileged
+
+    data = tmp_path / "data"
+    sessions = sorted(EXAMPLES.glob("claude-code/*/*.jsonl"))
+    root = claude_tree(Path(os.environ["HOME"]), sessions[:2])
+    assert run("ingest").returncode == 0
+    before = _store_facts(data)
+    stale = tmp_path / "stale"  # a copy whose schema lacks the newest migration
+    shutil.copytree(data, stale)
+    conn = apsw.Connection(str(stale / "smriti.db"))
+    newest = conn.execute("select max(name) from _smriti_migrations").fetchall()[0][0]
+    conn.execute("delete from _smriti_migrations where name = ?", (newest,))
+    conn.close()
+    prefix = unprivileged()
+    shutil.copy(sessions[2], root / sessions[2].name)
+    with read_only(data, stale):
+        for argv in _READERS:
+            r = run(*argv, prefix=prefix)
+            assert r.returncode == 0 and not _USER_ERRORS.search(r.stderr), (argv, r.stderr)
+        found = json.loads(run("search", "connection pool", "--json", prefix=prefix).stdout)
+        assert found and run("show", found[0]["id"], prefix=prefix).returncode == 0
+        assert "is read-only" in _one_line_error(run("ingest", prefix=prefix))
+        line = _one_line_error(run("status", prefix=prefix, env={"SMRITI_HOME": str(stale)}))
+        assert f"needs a schema migration ({newest})" in line
+    after = _store_facts(data)
+    assert after == before  # nothing changed, nothing lost
+    assert json.loads(run("ingest", "--json").stdout)["sessions_ingested"] == 1  # writable again: it all works

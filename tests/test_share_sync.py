@@ -670,7 +670,8 @@ def test_a_residual_finding_skips_the_item_and_writes_nothing(team) -> None:
     config = alice.clone / ".smriti" / "config.toml"
     config.write_text(
         config.read_text()
-        + ('pattern_timeout = 0.05\n[[redact.patterns]]\nname = "slow"\nkind = "slow-token"\npattern = "(a|aa)+$"\n')
+        + 'pattern_timeout = 0.05\n[[redact.patterns]]\nname = "slow"\nkind = "slow-token"\n'
+        + 'pattern = "[a-z]+\\\\d+[a-z]+"\n'
     )
     alice.session(
         "sess-slow",

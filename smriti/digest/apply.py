@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 
 from smriti import project as projects
 from smriti.digest import distill, learned
-from smriti.digest.categorize import CategoryResult, add_scores, score_messages
+from smriti.digest.categorize import CategoryResult, add_scores, pattern_warnings, score_messages
 from smriti.digest.combined import classify
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
@@ -89,6 +89,7 @@ class Enricher:
             scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
         else:
             scores = score_messages(messages, settings)
+        self.warnings.extend(pattern_warnings(settings))
         result = classify(
             messages,
             settings,

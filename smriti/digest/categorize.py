@@ -56,6 +56,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from smriti import saferegex
 from smriti.digest.distill import READING_ACTIONS, prose_only, strip_injected, words
 from smriti.digest.taxonomy import UNCATEGORIZED, Settings, default_settings
 from smriti.models import Message, Session
@@ -372,11 +373,19 @@ class _Matcher:
         # A rule with actions only applies to tool calls and results doing one of them; without a
         # pattern (rx None) it credits every such message.
         grouped: dict[tuple, list[tuple[int, float]]] = {}
+        untrusted: set[str] = set()
         for r in settings.rules:
             if r.category in self.index:
                 group = (r.pattern, r.roles, r.kinds, frozenset(r.needles), r.actions)
                 grouped.setdefault(group, []).append((self.index[r.category], r.weight))
-        compiled = [(re.compile(key[0]) if key[0] else None, key, tuple(credits)) for key, credits in grouped.items()]
+                if r.source != "seed":
+                    untrusted.add(r.pattern)
+        # A team's pattern (anyone's pull request) runs bounded: this runs inside ingest's write
+        # transaction, so a backtracking one must cost a fraction of a second, not hold the lock.
+        self.budget = saferegex.Budget()
+        compiled = [
+            (self._compile(key[0], key[0] in untrusted), key, tuple(credits)) for key, credits in grouped.items()
+        ]
         for role in ("user", "assistant", "tool", "system"):
             for kind in ("prompt", "response", "tool_call", "tool_result", "summary"):
                 applicable = tuple(
@@ -390,6 +399,11 @@ class _Matcher:
                 ungated = tuple(i for i, (_, ns, _, _) in enumerate(applicable) if not ns)
                 gated_by = {n: tuple(i for i, (_, ns, _, _) in enumerate(applicable) if n in ns) for n in all_needles}
                 self.rules[(role, kind)] = (all_needles, applicable, ungated, gated_by)
+
+    def _compile(self, pattern: str, untrusted: bool) -> Any:
+        if not pattern:
+            return None
+        return saferegex.Guarded(pattern, self.budget) if untrusted else re.compile(pattern)
 
     def score(self, msg: Message, fuzzy: bool = False) -> tuple[dict[int, float], int]:
         """Raw evidence per category index, and the number of words of prose scanned."""
@@ -433,6 +447,7 @@ class _Matcher:
                 self._fuzzy(toks, present, acc)
         needles, rules, ungated, gated_by = self.rules[(msg.role, kind)]
         if rules:
+            self.budget.start_text()  # the team's patterns share one allowance per message
             low = text.lower()
             todo = set(ungated)
             for n in needles:
@@ -480,6 +495,12 @@ class _Matcher:
             self._typo_memo.clear()
         self._typo_memo[tok] = result
         return result
+
+
+def pattern_warnings(settings: Settings) -> list[str]:
+    """What the team's patterns did wrong since the last call (a pattern switched off after a timeout)."""
+    m = settings._cache.get("matcher")
+    return m.budget.drain() if m is not None else []
 
 
 def _matcher(settings: Settings) -> _Matcher:

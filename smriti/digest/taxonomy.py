@@ -82,8 +82,10 @@ top-level category; declaring `id = "ops"` explicitly costs one line.
 A rule's pattern is searched (`re.search`, case-sensitive unless it says `(?i)`) in each message's
 capped text (see `smriti.digest.categorize`); a tool call's text is "<tool name> <call summary>", e.g.
 "Bash Bash: pytest -q" or "Edit Edit: src/app.py". Patterns that nest quantifiers (`(a+)+`,
-`(\w*)*`), the classic catastrophic-backtracking shape, are rejected. A rule adds its weight once
-per message that matches; keywords add theirs once per message that contains them.
+`(\w+\s?)*`), the classic catastrophic-backtracking shape, are rejected, and so is a team pattern that
+backtracks on adversarial texts (`smriti.saferegex`); a team's pattern runs under a timeout. A
+rule adds its weight once per message that matches; keywords add theirs once per message that
+contains them.
 """
 
 from __future__ import annotations
@@ -92,11 +94,13 @@ import hashlib
 import json
 import os
 import re
+import time
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from smriti import saferegex
 from smriti.errors import ConfigError
 from smriti.models import ACTIONS, KINDS, ROLES
 
@@ -111,8 +115,6 @@ MAX_KEYWORDS = 500
 MAX_TEAM_RULES = 200
 MAX_TEAM_CATEGORIES = 200
 MAX_NEEDLES = 20
-# a group whose body ends in a quantifier, itself quantified: (a+)+  (\w*)*  (x{2,}){3}
-_NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[*+}]\)[*+{]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +293,17 @@ def _parse(text: str, origin: str, base: Settings, source: str, settings_origin:
             cats[cid] = Category(cid, description or old.description, old.keywords + tuple(terms), old.source)
 
     rules = list(base.rules)
+    # Checking the team's patterns may happen inside ingest's write transaction: all of them
+    # together get saferegex.CONFIG_PROBE_TOTAL, so many slow-to-check ones cannot hold the lock either.
+    checked_by = time.monotonic() + saferegex.CONFIG_PROBE_TOTAL
     for n, entry in enumerate(_table_array(section, "rules", origin, MAX_TEAM_RULES), 1):
         where = _where(text, origin, "rules", n, entry.get("category"))
         rules.append(_rule(entry, where, cats, source))
+        if source != "seed" and time.monotonic() > checked_by:
+            raise ConfigError(
+                f"{where}: the rules' patterns took over {saferegex.CONFIG_PROBE_TOTAL:g} s to check against "
+                "adversarial text; simplify them"
+            )
 
     # parents first, each followed by its children, in declaration order
     ordered: list[Category] = []
@@ -366,14 +376,17 @@ def _rule(entry: dict, where: str, cats: dict[str, Category], source: str) -> Ru
         raise ConfigError(f"{where}: pattern must be a non-empty string (a regular expression), or give actions")
     if len(pattern) > MAX_PATTERN_CHARS:
         raise ConfigError(f"{where}: pattern is {len(pattern)} characters; at most {MAX_PATTERN_CHARS}")
-    if _NESTED_QUANTIFIER.search(pattern):
-        raise ConfigError(
-            f"{where}: pattern {pattern!r} nests quantifiers (like (a+)+), which can take forever; rewrite it"
-        )
+    if saferegex.has_nested_quantifier(pattern):
+        raise ConfigError(f"{where}: pattern {pattern!r} {saferegex.NESTED_MESSAGE}")
     try:
         compiled = re.compile(pattern)
-    except (re.error, RecursionError, OverflowError) as exc:
+        if source != "seed":
+            # a team's pattern also runs on the `regex` module, under a timeout (smriti.saferegex)
+            saferegex.compile_pattern(pattern)
+    except (re.error, RecursionError, OverflowError, ValueError) as exc:
         raise ConfigError(f"{where}: pattern {pattern!r} is not a valid regular expression: {exc}") from None
+    if source != "seed" and pattern and (why := saferegex.reject_reason(pattern)):
+        raise ConfigError(f"{where}: pattern {pattern!r} {why}")
     if pattern and compiled.search(""):
         raise ConfigError(f"{where}: pattern {pattern!r} matches empty text, so it would match every message")
     weight = entry.get("weight", 1.0)

@@ -72,6 +72,10 @@ def loads(text: str | bytes) -> object:
         value, end = _scan(text, start)
     except StopIteration as exc:
         raise ValueError(f"expecting a JSON value at character {exc.value}") from None
+    except SystemError:
+        # Some malformed objects (`{not json`) make the bare scanner fail without an error of its
+        # own (it builds json.decoder's error class); `json` then says what is wrong.
+        return _json_loads(text)
     if text[end:].strip(_WS):
         raise ValueError(f"extra data after the JSON value at character {end}")
     return value

@@ -72,12 +72,26 @@ def run_once(data: Path, agent: str, session: str | None, transcript: str | None
         paths: list[Path] | None = None
         if transcript and Path(transcript).exists():
             paths = [Path(transcript)]
+        elif transcript:
+            # The agent named a file that is not there: said in the log, then looked for by session.
+            log_failure(
+                str(data),
+                agent,
+                "record",
+                f"the hook's transcript {transcript} does not exist; looking for the "
+                f"session {session or '?'} in {agent}'s folders instead",
+            )
         result = ingest(app.store, app.index, app.registry, app.config, [agent], paths) if paths else None
         if result is None or result.errors or not result.sessions_found:
             # No usable transcript path: find the session's source through the adapter's roots.
-            paths = _sources_for(app, agent, session)
-            result = ingest(app.store, app.index, app.registry, app.config, [agent], paths)
+            found = _sources_for(app, agent, session)
+            if transcript and session and found is None:
+                log_failure(str(data), agent, "record", f"no source of session {session} found in {agent}'s folders")
+            result = ingest(app.store, app.index, app.registry, app.config, [agent], found)
         for problem in result.errors[:3]:
+            log_failure(str(data), agent, "record", f"{problem.path}: {problem.error}")
+        # a source refused at discovery, a team config refused or a team pattern switched off
+        for problem in [w for w in result.warnings if w.path == "config" or paths and w.path == str(paths[0])][:3]:
             log_failure(str(data), agent, "record", f"{problem.path}: {problem.error}")
     finally:
         app.close()

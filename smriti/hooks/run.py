@@ -70,7 +70,8 @@ def _disarm() -> None:
         pass
 
 
-def _read_payload(extra: list[str]) -> dict:
+def _read_payload(extra: list[str]) -> tuple[dict, str | None]:
+    """The hook's JSON payload, and what was wrong with it (logged: the hook still answers)."""
     raw = ""
     # Codex's legacy `notify` passes the JSON as the last argument, stdin is /dev/null.
     if extra and extra[-1].lstrip().startswith("{"):
@@ -79,13 +80,15 @@ def _read_payload(extra: list[str]) -> dict:
         try:
             if sys.stdin is not None and not sys.stdin.isatty():
                 raw = sys.stdin.buffer.read().decode("utf-8", "replace")
-        except (OSError, ValueError, AttributeError):
-            raw = ""
+        except (OSError, ValueError, AttributeError) as exc:
+            return {}, f"cannot read the hook's stdin: {exc}"
     try:
         payload = leanjson.loads(raw) if raw.strip() else {}
-    except ValueError:
-        return {}
-    return payload if isinstance(payload, dict) else {}
+    except (ValueError, RecursionError) as exc:
+        return {}, f"malformed hook input ({len(raw)} characters, not JSON: {exc})"
+    if not isinstance(payload, dict):
+        return {}, f"malformed hook input (a JSON {type(payload).__name__} of {len(raw)} characters, not an object)"
+    return payload, None
 
 
 def _emit(text: str | None) -> None:
@@ -125,7 +128,9 @@ def main(argv: list[str]) -> int:
     if named is not None and kind is not None:
         output = protocol.render(named, kind, "")  # the answer if even reading stdin fails
     try:
-        payload = _read_payload(argv[2:])
+        payload, malformed = _read_payload(argv[2:])
+        if malformed is not None:
+            _log(protocol.data_dir(), agent, argv[1], malformed)
         if named is None or kind is None:
             data = protocol.data_dir()
             from smriti.hooks.log import log_failure

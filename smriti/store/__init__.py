@@ -21,8 +21,12 @@ which area owns which method).
 from __future__ import annotations
 
 from smriti.store.connection import (
+    BUSY_ERRORS,
     BUSY_TIMEOUT_MS,
     DAMAGED_DB_ERRORS,
+    FULL_ERRORS,
+    IO_ERRORS,
+    READ_ONLY_ERRORS,
     StoreConnection,
     key_hash,
     public_session_id,
@@ -43,8 +47,12 @@ from smriti.store.stats import StatsMixin
 from smriti.store.tags import TagsMixin
 
 __all__ = [
+    "BUSY_ERRORS",
     "BUSY_TIMEOUT_MS",
     "DAMAGED_DB_ERRORS",
+    "FULL_ERRORS",
+    "IO_ERRORS",
+    "READ_ONLY_ERRORS",
     "IndexDoc",
     "KnowledgeRow",
     "MessageRow",

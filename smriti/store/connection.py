@@ -11,13 +11,21 @@ from typing import Any, Self
 import apsw
 
 from smriti.errors import StoreError
-from smriti.store.migrations import migrate
+from smriti.store.migrations import migrate, pending_migrations
 
 BUSY_TIMEOUT_MS = 10_000
 
 # What apsw raises on a file that is no SQLite database, or on a damaged page found on a read: the
 # CLI and doctor turn it into one clear message without importing apsw themselves.
 DAMAGED_DB_ERRORS: tuple[type[Exception], ...] = (apsw.NotADBError, apsw.CorruptError)
+# A write that cannot happen: the disk (or quota) is full, the store was opened read-only, another
+# process held the write lock past the busy timeout. Each rolls its transaction back (nothing
+# half-written); the CLI says which in one line.
+FULL_ERRORS: tuple[type[Exception], ...] = (apsw.FullError,)
+READ_ONLY_ERRORS: tuple[type[Exception], ...] = (apsw.ReadOnlyError,)
+BUSY_ERRORS: tuple[type[Exception], ...] = (apsw.BusyError, apsw.LockedError)
+# A write the OS failed (SQLite says "disk I/O error" for a file size limit or a failing disk).
+IO_ERRORS: tuple[type[Exception], ...] = (apsw.IOError,)
 
 
 def utc_now() -> str:
@@ -74,27 +82,94 @@ def latest(a: str | None, b: str | None) -> str | None:
 
 
 class StoreConnection:
-    """Opens (and migrates) the file; every area mixin works on its `conn`."""
+    """Opens (and migrates) the file; every area mixin works on its `conn`.
+
+    A store that cannot be written (a read-only data dir or file, a read-only mount) is opened
+    read-only when its schema is current: reading commands work, and the first write raises one of
+    READ_ONLY_ERRORS. One that needs a migration then is refused with a StoreError that says so.
+    """
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = False
         try:
-            self.conn = apsw.Connection(str(self.path))
-            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
-            self.conn.transaction_mode = "IMMEDIATE"
-            self.conn.pragma("journal_mode", "wal")
-            self.conn.pragma("synchronous", "normal")
-            self.conn.pragma("foreign_keys", True)
-            # The content-addressed tables take random-order inserts; a bigger page cache than
-            # SQLite's 2 MB default keeps their b-trees in memory during an ingest.
-            self.conn.pragma("cache_size", -64_000)
-            migrate(self.conn)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreError(
+                f"{self.path.parent} is not a folder (a file is in its way): point SMRITI_HOME at a folder"
+            ) from None
+        except PermissionError:
+            if not self.path.is_file():
+                raise StoreError(f"cannot create {self.path.parent}: permission denied") from None
+        try:
+            try:
+                self.conn = self._open_writable()
+            except (apsw.CantOpenError, apsw.ReadOnlyError, apsw.IOError) as exc:
+                if not self.path.is_file():
+                    raise StoreError(f"cannot open {self.path}: {exc}") from None
+                self.conn = self._open_read_only(exc)
         except DAMAGED_DB_ERRORS as exc:
             raise StoreError(
                 f"{self.path} is not a readable smriti database ({exc}). Move it aside and run "
                 "`smriti ingest` to rebuild it from the agents' logs."
             ) from None
+        except FULL_ERRORS:
+            raise StoreError(f"the disk holding {self.path} is full: free some space and try again") from None
+
+    def _configure(self, conn: apsw.Connection) -> None:
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        conn.transaction_mode = "IMMEDIATE"
+        conn.pragma("foreign_keys", True)
+        # The content-addressed tables take random-order inserts; a bigger page cache than
+        # SQLite's 2 MB default keeps their b-trees in memory during an ingest.
+        conn.pragma("cache_size", -64_000)
+
+    def _open_writable(self) -> apsw.Connection:
+        conn = apsw.Connection(str(self.path))
+        try:
+            self._configure(conn)
+            if conn.readonly("main"):  # SQLite opens a file it may not write read-only, silently
+                raise apsw.ReadOnlyError("the database file is read-only")
+            # WAL: readers never wait for a writer, so one that hangs (a stuck ingest) blocks nobody
+            # but other writers. Set only when it is not already: the pragma is a write.
+            if str(conn.pragma("journal_mode")).lower() != "wal":
+                conn.pragma("journal_mode", "wal")
+            conn.pragma("synchronous", "normal")
+            migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open_read_only(self, why: Exception) -> apsw.Connection:
+        """The store for reading only; raises StoreError when its schema needs a migration.
+
+        A WAL database needs its -shm file; where it cannot be created (a read-only folder after
+        the last writer cleaned up), `immutable` reads the file as it is, without locks: nothing
+        can write it meanwhile, since a writer could not create the -wal file either.
+        """
+        uri = self.path.resolve().as_uri()
+        flags = apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI
+        conn = None
+        for query in ("?mode=ro", "?immutable=1"):
+            conn = apsw.Connection(uri + query, flags=flags)
+            try:
+                self._configure(conn)
+                pending = pending_migrations(conn)
+                break
+            except (apsw.CantOpenError, apsw.ReadOnlyError):  # no -shm file, and none can be made
+                conn.close()
+                conn = None
+        if conn is None:
+            raise StoreError(f"cannot open {self.path}: {why}")
+        if pending:
+            conn.close()
+            raise StoreError(
+                f"{self.path} needs a schema migration ({', '.join(pending)}) but cannot be written "
+                "(read-only file or folder): run any smriti command once with write access to it"
+            )
+        self.read_only = True
+        return conn
 
     def close(self) -> None:
         self.conn.close()

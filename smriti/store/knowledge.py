@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # smriti.team imports the store: a runtime import would be a 
 # The columns a KnowledgeRow is read from, in its field order.
 _KNOWLEDGE_COLS = (
     "item_id, title, category, tags, project, agent, session, author, created, shared, files, status, "
-    "supersedes, content_hash, body, origin, repo, path, id"
+    "supersedes, content_hash, body, origin, repo, path, id, committed_by"
 )
 
 
@@ -41,6 +41,7 @@ def _knowledge_row(r: tuple[Any, ...]) -> KnowledgeRow:
         repo=r[16],
         path=r[17],
         rowid=r[18],
+        committed_by=r[19],
     )
 
 
@@ -55,11 +56,21 @@ class KnowledgeMixin(StoreConnection):
         }
 
     def upsert_knowledge(
-        self, item: KnowledgeItem, *, origin: str, repo: str | None, path: str | None, blob: str
+        self,
+        item: KnowledgeItem,
+        *,
+        origin: str,
+        repo: str | None,
+        path: str | None,
+        blob: str,
+        committed_by: str | None = None,
     ) -> str:
-        """Insert or update one item; returns 'imported', 'updated' or 'unchanged'."""
+        """Insert or update one item; returns 'imported', 'updated' or 'unchanged'.
+
+        `committed_by`: git's author of the commit that added or last changed the file (sync)."""
         row = self.conn.execute(
-            "select id, blob, path, origin from knowledge where item_id = ? and coalesce(repo, '') = coalesce(?, '')",
+            "select id, blob, path, origin, committed_by from knowledge "
+            "where item_id = ? and coalesce(repo, '') = coalesce(?, '')",
             (item.id, repo),
         ).fetchone()
         values = (
@@ -82,18 +93,21 @@ class KnowledgeMixin(StoreConnection):
             path,
             blob,
             utc_now(),
+            committed_by,
         )
         with self.conn:
             if row is None:
                 rowid = self._scalar(
                     "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
-                    "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at) "
-                    "values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
+                    "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at, "
+                    "committed_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
                     (item.id, *values),
                 )
                 self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
                 outcome = "imported"
             elif (row[1], row[2], row[3]) == (blob, path, origin):
+                if committed_by is not None and row[4] != committed_by:
+                    self.conn.execute("update knowledge set committed_by = ? where id = ?", (committed_by, row[0]))
                 outcome = "unchanged"
             else:
                 self._update_knowledge(row[0], values)
@@ -104,16 +118,34 @@ class KnowledgeMixin(StoreConnection):
         self.conn.execute(
             "update knowledge set title = ?, category = ?, tags = ?, project = ?, agent = ?, session = ?, "
             "author = ?, created = ?, shared = ?, files = ?, status = ?, supersedes = ?, content_hash = ?, "
-            "body = ?, origin = ?, repo = ?, path = ?, blob = ?, updated_at = ? where id = ?",
+            "body = ?, origin = ?, repo = ?, path = ?, blob = ?, updated_at = ?, committed_by = ? where id = ?",
             (*values, rowid),
         )
         self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
 
-    def move_knowledge(self, repo: str, item_id: str, path: str) -> None:
+    def move_knowledge(self, repo: str, item_id: str, path: str, committed_by: str | None = None) -> None:
         with self.conn:
             self.conn.execute(
-                "update knowledge set path = ?, updated_at = ? where item_id = ? and repo = ?",
-                (path, utc_now(), item_id, repo),
+                "update knowledge set path = ?, updated_at = ?, committed_by = coalesce(?, committed_by) "
+                "where item_id = ? and repo = ?",
+                (path, utc_now(), committed_by, item_id, repo),
+            )
+
+    def knowledge_missing_committer(self, repo: str) -> bool:
+        """Whether a synced item of the repo has no committer recorded (synced before it was)."""
+        return bool(
+            self.conn.execute(
+                "select 1 from knowledge where repo = ? and origin = 'sync' and committed_by is null limit 1", (repo,)
+            ).fetchone()
+        )
+
+    def set_knowledge_committer(self, repo: str, item_id: str, committed_by: str | None) -> None:
+        if committed_by is None:
+            return
+        with self.conn:
+            self.conn.execute(
+                "update knowledge set committed_by = ? where item_id = ? and repo = ? and committed_by is not ?",
+                (committed_by, item_id, repo, committed_by),
             )
 
     def remove_knowledge(self, repo: str, item_ids: Iterable[str]) -> int:

@@ -19,8 +19,22 @@ def migration(fn: Migration) -> Migration:
     return fn
 
 
+def pending_migrations(conn: apsw.Connection) -> list[str]:
+    """The names of the migrations this database lacks, found by reading only."""
+    try:
+        applied = {name for (name,) in conn.execute("select name from _smriti_migrations")}
+    except apsw.SQLError:  # no such table: a new database
+        applied = set()
+    return [fn.__name__ for fn in MIGRATIONS if fn.__name__ not in applied]
+
+
 def migrate(conn: apsw.Connection) -> list[str]:
-    """Apply the migrations this database lacks, each with its record in one transaction."""
+    """Apply the migrations this database lacks, each with its record in one transaction.
+
+    A current database is only read: opening the store takes no write lock, so a reader is never
+    queued behind a writer (or refused on a read-only data dir)."""
+    if not pending_migrations(conn):
+        return []
     with conn:
         conn.execute("create table if not exists _smriti_migrations (name text primary key, applied_at text not null)")
     applied = {name for (name,) in conn.execute("select name from _smriti_migrations")}
@@ -312,6 +326,13 @@ def m008_drop_unread_session_columns(conn: apsw.Connection) -> None:
     # schema honest (a column nobody reads is a column nobody notices going stale).
     conn.execute("alter table sessions drop column git_remote")
     conn.execute("alter table sessions drop column extra")
+
+
+@migration
+def m009_knowledge_committed_by(conn: apsw.Connection) -> None:
+    # Who git says added or last changed a synced file ("Name <email>"): the author a person is shown.
+    # The frontmatter's `author` is free text anyone can write, kept and shown as the file's claim.
+    conn.execute("alter table knowledge add column committed_by text")
 
 
 @migration

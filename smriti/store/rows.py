@@ -167,6 +167,9 @@ class KnowledgeRow:
     repo: str | None  # the project key of the repo it was shared into
     path: str | None  # the file, relative to that repo's root
     rowid: int
+    # git's author ("Name <email>") of the commit that added or last changed the synced file: the
+    # author to show; `author` is what the file claims
+    committed_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Every field but the store's own rowid, in frontmatter order."""
@@ -189,4 +192,5 @@ class KnowledgeRow:
             "origin": self.origin,
             "repo": self.repo,
             "path": self.path,
+            "committed_by": self.committed_by,
         }

@@ -22,6 +22,17 @@ SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 _ID_LINE = re.compile(rb"^id:", re.MULTILINE)
 
 
+def name_problem(name: str, folders: list[str]) -> str | None:
+    """Why a knowledge file's name, or a folder between `.smriti/knowledge/` and it, breaks the rules
+    (`check` reports it, `sync` rejects the file), or None."""
+    if not SAFE_NAME.fullmatch(name):
+        return "file names use letters, digits, '.', '_' and '-' only"
+    bad = next((f for f in folders if not SAFE_FOLDER.fullmatch(f)), None)
+    if bad is not None:
+        return f"folder {bad!r}: folder names use letters, digits, '_' and '-' only"
+    return None
+
+
 def _folders_under_knowledge(path: Path) -> list[str]:
     """The folder names between `.smriti/knowledge/` and the file (none for a file given alone elsewhere)."""
     parts = path.parts
@@ -112,12 +123,9 @@ def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[st
         else:
             result.add(shown, None, "not-markdown", "only .md knowledge files belong in .smriti/knowledge/")
         return
-    if not SAFE_NAME.fullmatch(path.name):
-        result.add(shown, None, "unsafe-name", "file names use letters, digits, '.', '_' and '-' only")
-    folders = _folders_under_knowledge(path)
-    bad = next((f for f in folders if not SAFE_FOLDER.fullmatch(f)), None)
-    if bad is not None:
-        result.add(shown, None, "unsafe-name", f"folder {bad!r}: folder names use letters, digits, '_' and '-' only")
+    unsafe = name_problem(path.name, _folders_under_knowledge(path))
+    if unsafe is not None:
+        result.add(shown, None, "unsafe-name", unsafe)
     if path.stat().st_size > knowledge.MAX_FILE_BYTES:
         result.add(shown, None, "too-large", f"over the {knowledge.MAX_FILE_BYTES // 1024} KB limit")
         return

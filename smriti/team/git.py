@@ -173,3 +173,28 @@ def hooks_dir(root: Path) -> Path:
     proc = _git(root, "rev-parse", "--git-path", "hooks")
     path = Path(proc.stdout.decode().strip())
     return path if path.is_absolute() else root / path
+
+
+def last_authors(root: Path, commit: str, paths: set[str]) -> dict[str, str]:
+    """path → "Name <email>" of the commit that added or last changed it, as of `commit` (one
+    `git log` over the knowledge folder's history; merges list no files, so the author of the
+    change itself counts). The name is git's, so it is what the team's git host vouches for, not
+    what a file says."""
+    if not paths:
+        return {}
+    proc = _git(root, "log", "-z", "--format=%x01%an <%ae>", "--name-only", commit, "--", KNOWLEDGE_DIR, check=False)
+    if proc.returncode != 0:
+        return {}
+    out: dict[str, str] = {}
+    author = None
+    # tokens split on NUL: "\x01Name <email>" opens a commit, then its paths (the first after a newline)
+    for token in proc.stdout.split(b"\0"):
+        if token.startswith(b"\x01"):
+            author = token[1:].decode("utf-8", "replace")
+            continue
+        path = token.lstrip(b"\n").decode("utf-8", "replace")
+        if path and author is not None and path in paths and path not in out:
+            out[path] = author
+            if len(out) == len(paths):
+                break
+    return out

@@ -118,6 +118,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from smriti import saferegex
 from smriti.errors import ConfigError
 from smriti.team import secret_views
 
@@ -361,6 +362,10 @@ class Settings:
                 empty = None
             if empty is not None:
                 raise ConfigError(f"{where} matches the empty string; it would match everywhere")
+            # The per-text timeout bounds a scan; `check` refuses what would hit it on ordinary text.
+            why = saferegex.reject_reason(p.pattern)
+            if why:
+                raise ConfigError(f"{where} {why}")
             compiled.append((p, rx))
         return tuple(compiled)
 

@@ -6,10 +6,13 @@ and `--ref` choose otherwise on purpose). The remote is fetched first, so what a
 is seen without a `git fetch` of one's own; offline (or with no remote) sync warns and reads the
 ref as it is locally, which is still a consistent, reviewed state, only perhaps an older one.
 Items are matched by id: a reviewer's edit becomes the new version, a moved file is the same
-item, a deleted file's item leaves recall, and one's own share comes back as the same item. A
-no-op sync compares (path, blob) pairs only. Every file is untrusted data: symlinks, oversized
-or binary files, malformed frontmatter and duplicate ids are rejected with a reason, and the rest
-is still imported.
+item (moved to another category's folder, it is also a correction the next categorize learns
+from), a deleted file's item leaves recall, and one's own share comes back as the same item. A
+no-op sync compares (path, blob) pairs only. Every file is untrusted data: symlinks, unsafe names
+(`check`'s rules), oversized or binary files and malformed frontmatter are rejected with a
+reason, and the rest is still imported. An id claimed by two files is rejected on both (the item
+already known keeps its content), so a copy cannot take over an item's id. Each item records who
+git says committed its file: the author a person is shown.
 """
 
 from __future__ import annotations
@@ -20,20 +23,23 @@ from typing import Any
 
 from smriti import project as projects
 from smriti.digest.apply import learn_from_move
+from smriti.errors import SmritiError
 from smriti.store import Store
 from smriti.team import knowledge
+from smriti.team.check import name_problem
 from smriti.team.git import (
     KNOWLEDGE_DIR,
     blob_id,
     default_ref,
     fetch,
     knowledge_tree,
+    last_authors,
     object_format,
     read_blobs,
     remote_of,
     resolve_commit,
 )
-from smriti.team.knowledge import KnowledgeError
+from smriti.team.knowledge import KnowledgeError, KnowledgeItem
 
 
 @dataclass
@@ -116,6 +122,32 @@ def _worktree_entries(repo: Path) -> tuple[list[_Entry], dict[str, bytes]]:
     return out, data
 
 
+def _name_checked(entries: list[_Entry]) -> list[_Entry]:
+    """`check`'s name and folder rules, applied to what a sync would import: a file named `..`, with a
+    newline, tab or escape character, or `C:\\x.md`, is rejected like any other unsafe file."""
+    out = []
+    for e in entries:
+        under = e.path.split("/")[len(KNOWLEDGE_DIR.split("/")) :]
+        problem = e.problem or (name_problem(under[-1], under[:-1]) if under else "not under .smriti/knowledge")
+        out.append(_Entry(e.path, e.blob, problem) if problem != e.problem else e)
+    return out
+
+
+def _authors(repo: Path, commit: str | None, entries: list[_Entry]) -> dict[str, str]:
+    """path → git's author of the commit that added or last changed it. A --worktree sync knows it
+    only for files that are as HEAD has them."""
+    paths = {e.path for e in entries}
+    if commit is not None:
+        return last_authors(repo, commit, paths)
+    try:
+        head = resolve_commit(repo, "HEAD")
+    except SmritiError:
+        return {}
+    committed = {(t.path, t.sha) for t in knowledge_tree(repo, head)}
+    same = {e.path for e in entries if (e.path, e.blob) in committed}
+    return last_authors(repo, head, same)
+
+
 def sync(
     store: Store, repo: Path, *, ref: str | None = None, worktree: bool = False, fetch_first: bool = True
 ) -> SyncResult:
@@ -139,59 +171,82 @@ def sync(
             result.warnings.append(f"no remote named origin to fetch; importing the local {result.ref}")
         result.commit = resolve_commit(repo, result.ref)
         entries = _committed_entries(repo, result.commit)
+    entries = _name_checked(entries)
 
     known = store.knowledge_blobs(key)  # id -> (path, blob)
     by_blob = {blob: item_id for item_id, (_, blob) in known.items()}
     good = [e for e in entries if e.problem is None]
     result.rejected += [{"path": e.path, "reason": e.problem} for e in entries if e.problem]
 
-    # The no-op fast path: every (path, blob) pair is one the last sync imported.
-    if {(e.path, e.blob) for e in good} == {(p, b) for p, b in known.values()} and not result.rejected:
+    # The no-op fast path: every (path, blob) pair is one the last sync imported (and knows who
+    # committed: a store from before that was recorded learns it once).
+    if (
+        {(e.path, e.blob) for e in good} == {(p, b) for p, b in known.values()}
+        and not result.rejected
+        and (worktree or not store.knowledge_missing_committer(key))
+    ):
         result.unchanged = len(known)
         store.save_sync_state(key, result.ref, result.commit)
         return result
 
     to_read = [e.blob for e in good if e.blob not in by_blob and e.blob not in contents]
     contents.update(read_blobs(repo, to_read))
-    seen: dict[str, str] = {}  # item id -> the path that claimed it first
+    authors = _authors(repo, result.commit, good)
+    # item id -> every file that claims it: its known content's id, else its parsed frontmatter's
+    claims: dict[str, list[tuple[_Entry, KnowledgeItem | None]]] = {}
+    for e in sorted(good, key=lambda e: e.path):
+        item_id = by_blob.get(e.blob)
+        if item_id is not None:  # content known: unchanged or moved
+            claims.setdefault(item_id, []).append((e, None))
+            continue
+        try:
+            item = knowledge.parse(contents.get(e.blob, b""), path=e.path)
+        except KnowledgeError as exc:
+            where = f"line {exc.line}: " if exc.line else ""
+            result.rejected.append({"path": e.path, "reason": f"{where}{exc.message}"})
+            continue
+        claims.setdefault(item.id, []).append((e, item))
+    kept: set[str] = set()  # item ids that stay in the store
     moves: list[tuple[str, str, str]] = []  # (item id, old path, new path)
     with store.batch():
-        for e in sorted(good, key=lambda e: e.path):
-            item_id = by_blob.get(e.blob)
-            if item_id is not None:  # content known: unchanged or moved
-                if item_id in seen:
+        for item_id, claimants in claims.items():
+            if len(claimants) > 1:
+                # Whichever path sorts first must not win: a copy could replace a genuine item's body
+                # under its id. None is imported; an item already known keeps its body and path.
+                paths = [e.path for e, _ in claimants]
+                keeps = " (the item already synced keeps its content)" if item_id in known else ""
+                for e, _ in claimants:
+                    others = ", ".join(p for p in paths if p != e.path)
                     result.rejected.append(
-                        {"path": e.path, "reason": f"id {item_id} is also claimed by {seen[item_id]}"}
+                        {"path": e.path, "reason": f"id {item_id} is also claimed by {others}: none is imported{keeps}"}
                     )
-                    continue
-                seen[item_id] = e.path
+                if item_id in known:
+                    kept.add(item_id)
+                continue
+            ((e, parsed),) = claimants
+            kept.add(item_id)
+            committer = authors.get(e.path)
+            if parsed is None:
                 if known[item_id][0] == e.path:
+                    store.set_knowledge_committer(key, item_id, committer)
                     result.unchanged += 1
                 else:
-                    store.move_knowledge(key, item_id, e.path)
+                    store.move_knowledge(key, item_id, e.path, committer)
                     moves.append((item_id, known[item_id][0], e.path))
                     result.updated += 1
                 continue
-            try:
-                item = knowledge.parse(contents.get(e.blob, b""), path=e.path)
-            except KnowledgeError as exc:
-                where = f"line {exc.line}: " if exc.line else ""
-                result.rejected.append({"path": e.path, "reason": f"{where}{exc.message}"})
-                continue
-            if item.id in seen:
-                result.rejected.append({"path": e.path, "reason": f"id {item.id} is also claimed by {seen[item.id]}"})
-                continue
-            seen[item.id] = e.path
-            outcome = store.upsert_knowledge(item, origin="sync", repo=key, path=e.path, blob=e.blob)
-            if item.id in known and known[item.id][0] != e.path:  # edited and moved
-                moves.append((item.id, known[item.id][0], e.path))
+            outcome = store.upsert_knowledge(
+                parsed, origin="sync", repo=key, path=e.path, blob=e.blob, committed_by=committer
+            )
+            if item_id in known and known[item_id][0] != e.path:  # edited and moved
+                moves.append((item_id, known[item_id][0], e.path))
             if outcome == "imported":
                 result.imported += 1
             elif outcome == "updated":
                 result.updated += 1
             else:
                 result.unchanged += 1
-        result.removed = store.remove_knowledge(key, (i for i in known if i not in seen))
+        result.removed = store.remove_knowledge(key, (i for i in known if i not in kept))
         # A file a reviewer moved to another category's folder corrects that category: a label the
         # next categorize of this repo's sessions learns from.
         for item_id, old_path, new_path in moves:

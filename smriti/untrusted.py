@@ -1,0 +1,97 @@
+"""Text from outside (synced knowledge files, agents' logs, file names) made safe to show.
+
+Two audiences, two rules:
+- a model reading smriti's context block: `for_model` folds the text with NFKC (fullwidth and
+  other compatibility forms become plain ASCII), drops zero-width and bidirectional controls and
+  other control characters, and turns Unicode line and paragraph separators into newlines, so
+  that a look-alike of the block's marker (`ｓｍｒｉｔｉ-context`, `smri\u200bti-context`) is
+  seen, and neutralised, as the marker it imitates;
+- a person's terminal: `TerminalGuard` wraps stdout and stderr when they are terminals and drops
+  every control character and escape sequence except the few smriti itself writes (colours, the
+  progress bar's cursor and line erasing), so a synced title cannot set the window title
+  (`ESC]0;…BEL`), clear the screen (`ESC[2J`) or reorder what is shown (U+202E).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from typing import Any, TextIO
+
+# Zero-width characters, bidirectional controls, and the invisible joiners/marks around them.
+INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+    "\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+)
+_INVISIBLE_RE = re.compile(f"[{INVISIBLE}]")
+# C0 controls but tab and newline, DEL and the C1 controls (U+009B is a CSI on some terminals).
+_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SEPARATORS_RE = re.compile("[\u2028\u2029\x85]|\r\n?")
+
+
+def for_model(text: str) -> str:
+    """NFKC, separators as newlines, no zero-width, bidi or control characters (tab and newline stay)."""
+    if text.isascii():  # the usual case, and one with nothing to fold: a tenth of the time
+        return _CONTROL_RE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = unicodedata.normalize("NFKC", text)
+    text = _SEPARATORS_RE.sub("\n", text)
+    text = _INVISIBLE_RE.sub("", text)
+    return _CONTROL_RE.sub("", text)
+
+
+def printable(text: str) -> str:
+    """`text` without any control, zero-width or bidi character (tab and newline stay)."""
+    return _INVISIBLE_RE.sub("", _CONTROL_RE.sub("", text))
+
+
+# What smriti itself writes to a terminal: SGR colours (click.style, rich), and on stderr the
+# progress bar's cursor hiding and line erasing with its carriage returns.
+_OWN_STDOUT = r"\x1b\[[0-9;]*m"
+_OWN_STDERR = r"\x1b\[[0-9;]*m|\x1b\[\?25[lh]|\x1b\[[0-2]?K|\r"
+
+
+class TerminalGuard:
+    """A text stream that drops foreign control characters on their way to a terminal.
+
+    A write may end in the middle of an escape sequence smriti writes; that tail is held until
+    the next write completes it (or is flushed as text with the ESC dropped).
+    """
+
+    def __init__(self, stream: TextIO, *, stderr: bool = False):
+        self._stream = stream
+        own = _OWN_STDERR if stderr else _OWN_STDOUT
+        self._re = re.compile(f"({own})|[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}]")
+        self._held = ""
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # click probes with bytes to tell binary streams apart
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        data = self._held + text
+        self._held = ""
+        esc = data.rfind("\x1b")
+        if esc != -1 and len(data) - esc < 16 and not re.match(r"\x1b\[[0-9;?]*[A-Za-z]", data[esc:]):
+            data, self._held = data[:esc], data[esc:]  # an unfinished sequence: wait for the rest
+        self._stream.write(self._re.sub(lambda m: m.group(1) or "", data))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._held:
+            held, self._held = self._held, ""
+            self._stream.write(self._re.sub(lambda m: m.group(1) or "", held))
+        self._stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def guard_terminal() -> None:
+    """Wrap sys.stdout and sys.stderr in a TerminalGuard where they are terminals."""
+    for name, is_err in (("stdout", False), ("stderr", True)):
+        stream = getattr(sys, name)
+        try:
+            tty = stream is not None and stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if tty and not isinstance(stream, TerminalGuard):
+            setattr(sys, name, TerminalGuard(stream, stderr=is_err))
