@@ -79,7 +79,7 @@ def _fingerprint(value: str) -> str:
     return hashlib.sha256(f"gate:{value}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_TOKEN) + r",}={0,3}")
+# Long tokens: maximal runs of 20+ base64/url-safe characters and up to 3 `=` (secret_views.token_runs)
 _CHECKSUM_RE = re.compile(r"(?<![A-Za-z0-9])[a-z]{2,8}_([A-Za-z0-9]{36})(?![A-Za-z0-9])")
 _ARMOUR_RE = re.compile(r"PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d")
 _KEY_MATERIAL_RE = re.compile(r"[A-Za-z0-9+/]{40}")
@@ -209,9 +209,9 @@ def _inspect(
             body = m.group(1)
             if base62_crc32(body[:30]) == body[30:]:
                 report("checksummed-token", m.start(), m.end())
-    for m in _TOKEN_RE.finditer(text):
-        if _random_token(m.group()) and not _BEFORE_RE.search(text[max(0, m.start() - 120) : m.start()]):
-            report("random-token", m.start(), m.end())
+    for start, end in secret_views.token_runs(text, MIN_TOKEN, 3):
+        if _random_token(text[start:end]) and not _BEFORE_RE.search(text[max(0, start - 120) : start]):
+            report("random-token", start, end)
     if depth <= 0:
         return
     for v in secret_views.views(text):

@@ -1184,11 +1184,17 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _detect(
-    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True, depth: int = MAX_VIEW_DEPTH
+    text: str,
+    settings: Settings,
+    only: frozenset[str] | None = None,
+    team: bool = True,
+    depth: int = MAX_VIEW_DEPTH,
+    assignment_lines: list[tuple[int, int]] | None = None,
 ) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
     """Every candidate of every detector (overlaps included), the errors of team patterns, and the names
     of the built-in rules whose needles are in the text. With `only`, other rules are known to have no
-    needle in the text and are skipped. `depth` bounds the decoded views of views (base64 in base64)."""
+    needle in the text and are skipped. `depth` bounds the decoded views of views (base64 in base64).
+    With `assignment_lines` (spans of whole lines), the assignment detector looks at those lines only."""
     cands: list[_Cand] = []
     add = cands.append
     lower: str | None = None
@@ -1228,7 +1234,7 @@ def _detect(
             if rule.check is not None and not rule.check(text[s:e]):
                 continue
             add(_Cand(s, e, rule.kind, rule.name, rule.priority, placeholder(rule.kind), rule.encloses))
-    _detect_assignments(text, settings, add)
+    _detect_assignments(text, settings, add, assignment_lines)
     if settings.emails and "@" in text:
         _detect_emails(text, add)
     _detect_paths(text, settings, add)
@@ -1247,6 +1253,16 @@ def _rules_with_needles_in(text: str) -> frozenset[str]:
     for needle in [n for n in _NEEDLE_RULES if n in text]:
         rules |= _NEEDLE_RULES[needle]
     for needle in [n for n in _CI_NEEDLE_RULES if n in lower]:
+        rules |= _CI_NEEDLE_RULES[needle]
+    return frozenset(rules)
+
+
+def _rules_of_needles(needles: frozenset[str], ci_needles: frozenset[str]) -> frozenset[str]:
+    """The rules that own these needles (case-sensitive) and case-insensitive needles."""
+    rules: set[str] = set()
+    for needle in needles:
+        rules |= _NEEDLE_RULES[needle]
+    for needle in ci_needles:
         rules |= _CI_NEEDLE_RULES[needle]
     return frozenset(rules)
 
@@ -1375,9 +1391,13 @@ def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
     return pos if m is None else m.end()
 
 
-def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], None]) -> None:
+def _detect_assignments(
+    text: str, settings: Settings, add: Callable[[_Cand], None], lines: list[tuple[int, int]] | None = None
+) -> None:
     """Values of secret-named keys (`PASSWORD=…`, `"token": "…"`, `api_key: …`) and high-entropy values
-    of any other key (`session = "aZ3kP9…"`)."""
+    of any other key (`session = "aZ3kP9…"`). With `lines` (sorted spans of whole lines), only
+    assignments whose separator is in those lines: key, separator and value never cross a line break
+    (no pattern below matches one), so a line's assignments do not depend on the lines around it."""
     threshold, min_len = settings.entropy_threshold, settings.entropy_min_length
     long_value = _long_value_re(min_len).match
     n = len(text)
@@ -1387,7 +1407,9 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
             continue
         if rev is None:
             rev = text[::-1]
-        for m in rx.finditer(rev):
+        # Scanned from the end of the text (it is reversed); the spans of `lines` likewise, last first.
+        regions = [(0, n)] if lines is None else [(n - e, n - s) for s, e in reversed(lines)]
+        for m in (m for rs, re_ in regions for m in rx.finditer(rev, rs, re_)):
             ks, ke = m.span("yek")
             key_end, key_start = n - ks, n - ke
             kind, weak, plain_key, strip = _key_info(text[key_start:key_end])
@@ -1690,13 +1712,19 @@ def redact(text: str, settings: Settings | None = None, *, enabled: bool = True)
     current = text
     errors: list[Finding] = []
     only: frozenset[str] | None = None
+    changed_lines: list[tuple[int, int]] | None = None
     team_errors: list[Finding] = []
     for pass_no in range(MAX_PASSES + 1):
         # Once a team pattern could not run, later passes do not try again (one time budget per text).
         # Decoded views are looked at in the first pass only: what they find is replaced there, and the
         # gate (smriti.team.gate) looks at the decoded views of the result again.
         cands, errors, present = _detect(
-            current, settings, only, team=not team_errors, depth=MAX_VIEW_DEPTH if pass_no == 0 else 0
+            current,
+            settings,
+            only,
+            team=not team_errors,
+            depth=MAX_VIEW_DEPTH if pass_no == 0 else 0,
+            assignment_lines=changed_lines,
         )
         team_errors = team_errors or errors
         errors = team_errors
@@ -1713,13 +1741,14 @@ def redact(text: str, settings: Settings | None = None, *, enabled: bool = True)
         else:
             edits = _merge_edits(text, current, edits, chosen, lines)
         current, spans = _apply(text, edits)
+        # The assignment detector is line-local: on a line that no replacement touched it finds what it
+        # found in the first pass, all of which was replaced, overlapped by a replacement, or allowed.
+        # So later passes look again only at the lines around the replacements.
+        changed_lines = _lines_around(current, spans)
         # The next pass re-scans the whole text, but a rule whose needle was not in this text can only
         # match now if a replacement made one: look for needles around the replacements only.
         around = "\x00".join(current[max(0, s - _MAX_NEEDLE) : e + _MAX_NEEDLE] for s, e in spans)
-        around_lower = around.lower()
-        only = present | frozenset(
-            r.name for r in RULES if any(n in around for n in r.needles) or any(n in around_lower for n in r.ci_needles)
-        )
+        only = present | _rules_of_needles(*_needles_in(around, around.lower()))
     return Redacted(current, tuple(e[3] for e in edits), tuple(allowed.values()), residual)
 
 
@@ -1727,6 +1756,24 @@ _DEFAULT = Settings()
 
 
 _MAX_NEEDLE = max(len(n) for r in RULES for n in r.needles + r.ci_needles)
+
+
+def _lines_around(text: str, spans: list[tuple[int, int]], margin: int = 1) -> list[tuple[int, int]]:
+    """Sorted, merged spans of the whole lines holding `spans`, with `margin` lines more on each side."""
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        a = text.rfind("\n", 0, s)
+        for _ in range(margin):
+            a = text.rfind("\n", 0, a) if a > 0 else -1
+        b = text.find("\n", e)
+        for _ in range(margin):
+            b = text.find("\n", b + 1) if b >= 0 else -1
+        a, b = a + 1, len(text) if b < 0 else b
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def _apply(original: str, edits: list[tuple[int, int, str, Finding]]) -> tuple[str, list[tuple[int, int]]]:
