@@ -480,6 +480,9 @@ class Rule:
     # keyword rule's pattern is matched right after each keyword (found with str.find, case-insensitive).
     anchored: bool = False
     keyword: bool = False
+    # Every match of an anchored rule starts at one of its needles (`(?:AKIA|ASIA…)…`): then the
+    # pattern is matched at each needle instead of searched through its windows (same matches).
+    starts_at_needle: bool = False
 
 
 def _mixed(value: str) -> bool:
@@ -570,6 +573,7 @@ def _load_table_rules(path: Path = _RULES_FILE) -> tuple[Rule, ...]:
         kw: dict[str, Any] = {"left": _LEFTS[entry.get("left", "word")], "check": _table_check(entry)}
         if "needles" in entry:
             kw["needles"] = tuple(entry["needles"])
+        kw["starts_at_needle"] = bool(entry.get("starts_at_needle", False))
         rules.append(_rule(entry["name"], entry["kind"], entry["pattern"], **kw))
     for entry in data.get("keyword", []):
         pattern = f"{_KEYWORD_GAP}(?P<secret>{entry['value']}){_KEYWORD_END}"
@@ -742,6 +746,7 @@ RULES: tuple[Rule, ...] = (
         ci_needles=("pass", "pwd"),
         encloses=True,
         check=_prose_password_ok,
+        starts_at_needle=True,
     ),
     _rule(
         "url-signature",
@@ -1205,7 +1210,7 @@ def _detect(
     ci_found: frozenset[str] | None = None
     if only is None and len(text) > 2048:
         lower = text.translate(_ASCII_LOWER)  # same length as text: offsets carry over
-        found, ci_found = _needles_in(text, lower)
+        found, ci_found = _needles_in_lowered(text, lower)
     for rule in RULES:
         if only is not None and rule.name not in only:
             continue
@@ -1346,6 +1351,38 @@ def _needles_in(text: str, lower: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(v for _, v in cs.iter(text)), frozenset(v for _, v in ci.iter(lower))
 
 
+@lru_cache(maxsize=1)
+def _lowered_automaton() -> Any:
+    """One Aho-Corasick automaton of every needle lower-cased: each word maps to the needles it stands
+    for, with whether the needle is case-sensitive (then its case is checked in the text)."""
+    import ahocorasick
+
+    owners: dict[str, list[tuple[str, bool]]] = {}
+    for needle in {n for rule in RULES for n in rule.needles}:
+        owners.setdefault(needle.translate(_ASCII_LOWER), []).append((needle, True))
+    for needle in {n for rule in RULES for n in rule.ci_needles}:
+        owners.setdefault(needle, []).append((needle, False))
+    automaton = ahocorasick.Automaton()
+    for word, needles in owners.items():
+        automaton.add_word(word, tuple(needles))
+    automaton.make_automaton()
+    return automaton
+
+
+def _needles_in_lowered(text: str, lower: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What `_needles_in` says, in one pass over `lower` (`text` ASCII-lower-cased, so offsets agree):
+    a case-sensitive needle counts where the text holds it in its own case."""
+    found: set[str] = set()
+    ci_found: set[str] = set()
+    for end, needles in _lowered_automaton().iter(lower):
+        for needle, case_sensitive in needles:
+            if not case_sensitive:
+                ci_found.add(needle)
+            elif needle not in found and text.startswith(needle, end + 1 - len(needle)):
+                found.add(needle)
+    return frozenset(found), frozenset(ci_found)
+
+
 def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[str]]:
     """Matches of a keyword rule (its pattern matched right after each keyword) or of an anchored rule
     (its pattern searched in windows around each needle), each once, in order of their needles."""
@@ -1365,13 +1402,34 @@ def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[s
                 yield m
         return
     windows: list[list[int]] = []
+    window_hits: list[list[int]] = []
     for i in hits:
         ws, we = max(0, i - _ANCHOR_BEFORE), min(n, i + _ANCHOR_AFTER)
         if windows and ws <= windows[-1][1]:
             windows[-1][1] = max(windows[-1][1], we)
+            window_hits[-1].append(i)
         else:
             windows.append([ws, we])
-    for ws, we in windows:
+            window_hits.append([i])
+    # A search of a window finds the leftmost match, then the next one after its end; when matches can
+    # only start at a needle, matching at each needle in turn finds the same ones without stepping sre
+    # through every position. Case-insensitive needles are found in the ASCII-lowered text, while
+    # `(?i:…)` also folds a few non-ASCII letters (`ſ`, `K`): only an ASCII text is sure to agree.
+    at_needles = rule.starts_at_needle and (not rule.ci_needles or text.isascii())
+    for (ws, we), starts in zip(windows, window_hits, strict=True):
+        if at_needles:
+            pos = ws
+            for i in starts:
+                if i < pos:
+                    continue
+                m = rule.pattern.match(text, i, we)
+                if m is None:
+                    continue
+                pos = m.end() if m.end() > m.start() else m.end() + 1
+                if m.span() not in seen:
+                    seen.add(m.span())
+                    yield m
+            continue
         for m in rule.pattern.finditer(text, ws, we):
             if m.span() not in seen:
                 seen.add(m.span())
