@@ -115,6 +115,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -1466,8 +1467,12 @@ def _detect_assignments(
         if rev is None:
             rev = text[::-1]
         # Scanned from the end of the text (it is reversed); the spans of `lines` likewise, last first.
-        regions = [(0, n)] if lines is None else [(n - e, n - s) for s, e in reversed(lines)]
-        for m in (m for rs, re_ in regions for m in rx.finditer(rev, rs, re_)):
+        matches = (
+            rx.finditer(rev)
+            if lines is None
+            else chain.from_iterable(rx.finditer(rev, n - e, n - s) for s, e in reversed(lines))
+        )
+        for m in matches:
             ks, ke = m.span("yek")
             key_end, key_start = n - ks, n - ke
             kind, weak, plain_key, strip = _key_info(text[key_start:key_end])
@@ -1800,8 +1805,9 @@ def redact(text: str, settings: Settings | None = None, *, enabled: bool = True)
             edits = _merge_edits(text, current, edits, chosen, lines)
         current, spans = _apply(text, edits)
         # The assignment detector is line-local: on a line that no replacement touched it finds what it
-        # found in the first pass, all of which was replaced, overlapped by a replacement, or allowed.
-        # So later passes look again only at the lines around the replacements.
+        # found in the first pass, all of which was replaced, overlapped by a replacement, or allowed
+        # (a replacement over several lines leaves one line, which holds it). So later passes look
+        # again only at the lines that hold a replacement.
         changed_lines = _lines_around(current, spans)
         # The next pass re-scans the whole text, but a rule whose needle was not in this text can only
         # match now if a replacement made one: look for needles around the replacements only.
@@ -1816,7 +1822,7 @@ _DEFAULT = Settings()
 _MAX_NEEDLE = max(len(n) for r in RULES for n in r.needles + r.ci_needles)
 
 
-def _lines_around(text: str, spans: list[tuple[int, int]], margin: int = 1) -> list[tuple[int, int]]:
+def _lines_around(text: str, spans: list[tuple[int, int]], margin: int = 0) -> list[tuple[int, int]]:
     """Sorted, merged spans of the whole lines holding `spans`, with `margin` lines more on each side."""
     out: list[tuple[int, int]] = []
     for s, e in spans:
