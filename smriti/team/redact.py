@@ -1209,17 +1209,22 @@ def _detect(
     # (a `needle in text` per needle costs as much as the rest of the scan); with a few, `in`.
     found: frozenset[str] | None = None
     ci_found: frozenset[str] | None = None
+    active: frozenset[str] | None = None  # the rules owning a needle that is in the text
     if only is None and len(text) > 2048:
         lower = text.translate(_ASCII_LOWER)  # same length as text: offsets carry over
         found, ci_found = _needles_in_lowered(text, lower)
+        active = _rules_of_needles(found, ci_found)
     for rule in RULES:
-        if only is not None and rule.name not in only:
+        if active is not None:
+            if rule.name not in active:
+                continue
+        elif only is not None and rule.name not in only:
             continue
-        if rule.needles and not (
+        elif rule.needles and not (
             any(n in found for n in rule.needles) if found is not None else any(n in text for n in rule.needles)
         ):
             continue
-        if rule.ci_needles:
+        elif rule.ci_needles:
             if lower is None:
                 lower = text.translate(_ASCII_LOWER)
             if not (
@@ -1283,6 +1288,10 @@ def _needle_index(attr: str) -> dict[str, frozenset[str]]:
 
 
 _NEEDLE_RULES = _needle_index("needles")
+# `_detect` runs the rules that own a needle found in the text; a rule with needles of both kinds would
+# need one of each, which that lookup does not check.
+if any(r.needles and r.ci_needles for r in RULES):  # pragma: no cover - a rule table error
+    raise RuntimeError("a built-in rule has both needles and ci_needles")
 _CI_NEEDLE_RULES = _needle_index("ci_needles")
 # Characters around a decoded piece where a rule's needle (or keyword) may sit: a token's prefix may be a
 # long way before the `%2F` inside it or the line break that wraps it.
@@ -1822,17 +1831,13 @@ _DEFAULT = Settings()
 _MAX_NEEDLE = max(len(n) for r in RULES for n in r.needles + r.ci_needles)
 
 
-def _lines_around(text: str, spans: list[tuple[int, int]], margin: int = 0) -> list[tuple[int, int]]:
-    """Sorted, merged spans of the whole lines holding `spans`, with `margin` lines more on each side."""
+def _lines_around(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, merged spans of the whole lines holding `spans` (sorted), without their line breaks."""
     out: list[tuple[int, int]] = []
     for s, e in spans:
-        a = text.rfind("\n", 0, s)
-        for _ in range(margin):
-            a = text.rfind("\n", 0, a) if a > 0 else -1
+        a = text.rfind("\n", 0, s) + 1
         b = text.find("\n", e)
-        for _ in range(margin):
-            b = text.find("\n", b + 1) if b >= 0 else -1
-        a, b = a + 1, len(text) if b < 0 else b
+        b = len(text) if b < 0 else b
         if out and a <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], b))
         else:
