@@ -134,3 +134,13 @@ def test_line_limited_later_passes_agree_with_full_rescans(rng: random.Random) -
     # A full re-scan of the result finds nothing the line-limited passes left behind.
     assert scan(r.text, s) == list(r.residual)
     assert redact(r.text, s).text == r.text
+
+
+@HYP
+@given(st.text(alphabet=RUN_ALPHABET, max_size=200))
+def test_base64_runs_from_the_gates_runs_are_the_base64_runs(text: str) -> None:
+    # The gate hands its runs (20+ characters, 3 `=`) to the views instead of their finding them again.
+    gate_runs = list(secret_views.token_runs(text, 20, 3))
+    assert list(secret_views._base64_runs(text, gate_runs)) == list(
+        secret_views.token_runs(text, secret_views.MIN_BASE64, 2)
+    )

@@ -222,7 +222,7 @@ def _inspect(
             report("random-token", start, end)
     if depth <= 0:
         return
-    for v in secret_views.views(text):
+    for v in secret_views.views(text, runs):
 
         def inner_to_source(s: int, e: int, v: secret_views.View = v) -> tuple[int, int]:
             return to_source(*v.to_source(s, e))

@@ -192,8 +192,8 @@ def _b64_text(run: str) -> str | None:
     # The first character of each 4-character group holds the top 6 bits of a byte: for printable ASCII
     # (0x20-0x7e) that is one of I-Z, a-f. Identifiers and random tokens fail this before any decoding.
     heads = body[::4]
-    if len(_TEXT_HEAD_RE.findall(heads)) < 0.8 * len(heads):
-        return None
+    if len(heads) - len(heads.translate(_DROP_TEXT_HEADS)) < 0.8 * len(heads):
+        return None  # (the translate deletes the I-Z, a-f heads: what is left is the count of the others)
     padded = body + "=" * (-len(body) % 4)
     try:
         if "-" in body or "_" in body:
@@ -212,7 +212,7 @@ def _b64_text(run: str) -> str | None:
     return decoded if decoded and unprintable <= 0.05 * len(decoded) else None
 
 
-_TEXT_HEAD_RE = re.compile(r"[I-Za-f]")
+_DROP_TEXT_HEADS = dict.fromkeys(map(ord, "IJKLMNOPQRSTUVWXYZabcdef"))
 _UNPRINTABLE_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
 
 
@@ -221,8 +221,11 @@ def _windows(text: str, triggers: Iterator[re.Match[str]], reach: int = 256) -> 
     return _merged((max(0, m.start() - reach), min(len(text), m.end() + reach)) for m in triggers)
 
 
-def views(text: str) -> Iterator[View]:
-    """The decoded views of `text` (see the module docstring); nothing when no trigger is present."""
+def views(text: str, runs: list[tuple[int, int]] | None = None) -> Iterator[View]:
+    """The decoded views of `text` (see the module docstring); nothing when no trigger is present.
+
+    `runs`, when the caller has them, are `token_runs(text, n, p)` for some `n <= MIN_BASE64` and
+    `p >= 2`: the base64 runs are taken from them instead of found again."""
     if "\\" in text:
         for ws, we in _windows(text, _ESCAPE_TRIGGER_RE.finditer(text)):
             yield _decode_run("unescaped", text, ws, we, _ESCAPE_RE, _unescape)
@@ -245,7 +248,7 @@ def views(text: str) -> Iterator[View]:
                 pos = m.end()
             b.copy(text, pos, we)
             yield b.build()
-    for start, end in token_runs(text, MIN_BASE64, 2):
+    for start, end in token_runs(text, MIN_BASE64, 2) if runs is None else _base64_runs(text, runs):
         if end - start > MAX_BASE64:
             continue
         decoded = _b64_text(text[start:end])
@@ -256,6 +259,16 @@ def views(text: str) -> Iterator[View]:
         b.copy(text, ws, start)
         b.put(decoded, start, end)
         yield b.build()
+
+
+def _base64_runs(text: str, runs: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """`token_runs(text, MIN_BASE64, 2)` from the runs of a shorter minimum or more padding."""
+    for start, end in runs:
+        body_end = end
+        while body_end > start and text[body_end - 1] == "=":
+            body_end -= 1
+        if body_end - start >= MIN_BASE64:
+            yield start, min(end, body_end + 2)
 
 
 _TOKEN_CHARS_STR = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.%&#!"
