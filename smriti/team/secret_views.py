@@ -137,6 +137,8 @@ def token_runs(text: str, min_len: int, max_pad: int) -> Iterator[tuple[int, int
             end += 1
         yield start, end
         start = mask.find(needle, run_end)
+
+
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
 # (6 token characters on both sides, checked in C, so lines ending in prose cost nothing in Python)
