@@ -86,7 +86,9 @@ Why a built-in rule table and not detect-secrets (the decision, 2026-11):
   repeats, boundaries checked in Python), plus structural detectors (assignments of secret-named keys,
   high-entropy assignments, passwords in URLs, e-mail addresses, home paths). `redact` is a pass, then
   a re-scan of its output (for the fixpoint and the residual), so it costs about two scans; both are
-  timed against the budget in benchmarks/redact.
+  timed against the budget in benchmarks/redact. The re-scan runs only the rules whose needles are
+  in the text or around a replacement, and reads assignments only on the lines holding a replacement
+  (the assignment detector is line-local: elsewhere it would find what the first pass handled).
 
 Team patterns (from `.smriti/config.toml`, `[redact]`) are regular expressions written by people, so they
 are bounded three ways: each pattern is at most `MAX_TEAM_PATTERN_CHARS` characters (and at most
