@@ -79,8 +79,9 @@ def _fingerprint(value: str) -> str:
     return hashlib.sha256(f"gate:{value}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_TOKEN) + r",}={0,3}")
+# Long tokens: maximal runs of 20+ base64/url-safe characters and up to 3 `=` (secret_views.token_runs)
 _CHECKSUM_RE = re.compile(r"(?<![A-Za-z0-9])[a-z]{2,8}_([A-Za-z0-9]{36})(?![A-Za-z0-9])")
+_CHECKSUM_MIN = 2 + 1 + 36  # the shortest checksummed token
 _ARMOUR_RE = re.compile(r"PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d")
 _KEY_MATERIAL_RE = re.compile(r"[A-Za-z0-9+/]{40}")
 _PLACEHOLDER_RE = re.compile(r"\[REDACTED:[a-z0-9-]{1,40}\]")
@@ -204,17 +205,24 @@ def _inspect(
         for m in _ARMOUR_RE.finditer(text):
             if _KEY_MATERIAL_RE.search(text, m.end(), m.end() + 400):
                 report("private-key-armour", m.start(), m.end())
+    runs = list(secret_views.token_runs(text, MIN_TOKEN, 3))
     if "_" in text:
-        for m in _CHECKSUM_RE.finditer(text):
-            body = m.group(1)
-            if base62_crc32(body[:30]) == body[30:]:
-                report("checksummed-token", m.start(), m.end())
-    for m in _TOKEN_RE.finditer(text):
-        if _random_token(m.group()) and not _BEFORE_RE.search(text[max(0, m.start() - 120) : m.start()]):
-            report("random-token", m.start(), m.end())
+        # A checksummed token is made of run characters and is bordered by none of its own: it lies in
+        # one run of 39+ (searching each such run finds what a search of the whole text would, and
+        # sre does not step through the text between them).
+        for start, end in runs:
+            if end - start < _CHECKSUM_MIN:
+                continue
+            for m in _CHECKSUM_RE.finditer(text, start, end):
+                body = m.group(1)
+                if base62_crc32(body[:30]) == body[30:]:
+                    report("checksummed-token", m.start(), m.end())
+    for start, end in runs:
+        if _random_token(text[start:end]) and not _BEFORE_RE.search(text[max(0, start - 120) : start]):
+            report("random-token", start, end)
     if depth <= 0:
         return
-    for v in secret_views.views(text):
+    for v in secret_views.views(text, runs):
 
         def inner_to_source(s: int, e: int, v: secret_views.View = v) -> tuple[int, int]:
             return to_source(*v.to_source(s, e))

@@ -86,7 +86,9 @@ Why a built-in rule table and not detect-secrets (the decision, 2026-11):
   repeats, boundaries checked in Python), plus structural detectors (assignments of secret-named keys,
   high-entropy assignments, passwords in URLs, e-mail addresses, home paths). `redact` is a pass, then
   a re-scan of its output (for the fixpoint and the residual), so it costs about two scans; both are
-  timed against the budget in benchmarks/redact.
+  timed against the budget in benchmarks/redact. The re-scan runs only the rules whose needles are
+  in the text or around a replacement, and reads assignments only on the lines holding a replacement
+  (the assignment detector is line-local: elsewhere it would find what the first pass handled).
 
 Team patterns (from `.smriti/config.toml`, `[redact]`) are regular expressions written by people, so they
 are bounded three ways: each pattern is at most `MAX_TEAM_PATTERN_CHARS` characters (and at most
@@ -115,6 +117,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -485,6 +488,9 @@ class Rule:
     # keyword rule's pattern is matched right after each keyword (found with str.find, case-insensitive).
     anchored: bool = False
     keyword: bool = False
+    # Every match of an anchored rule starts at one of its needles (`(?:AKIA|ASIA…)…`): then the
+    # pattern is matched at each needle instead of searched through its windows (same matches).
+    starts_at_needle: bool = False
 
 
 def _mixed(value: str) -> bool:
@@ -575,6 +581,7 @@ def _load_table_rules(path: Path = _RULES_FILE) -> tuple[Rule, ...]:
         kw: dict[str, Any] = {"left": _LEFTS[entry.get("left", "word")], "check": _table_check(entry)}
         if "needles" in entry:
             kw["needles"] = tuple(entry["needles"])
+        kw["starts_at_needle"] = bool(entry.get("starts_at_needle", False))
         rules.append(_rule(entry["name"], entry["kind"], entry["pattern"], **kw))
     for entry in data.get("keyword", []):
         pattern = f"{_KEYWORD_GAP}(?P<secret>{entry['value']}){_KEYWORD_END}"
@@ -747,6 +754,7 @@ RULES: tuple[Rule, ...] = (
         ci_needles=("pass", "pwd"),
         encloses=True,
         check=_prose_password_ok,
+        starts_at_needle=True,
     ),
     _rule(
         "url-signature",
@@ -1189,11 +1197,17 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _detect(
-    text: str, settings: Settings, only: frozenset[str] | None = None, team: bool = True, depth: int = MAX_VIEW_DEPTH
+    text: str,
+    settings: Settings,
+    only: frozenset[str] | None = None,
+    team: bool = True,
+    depth: int = MAX_VIEW_DEPTH,
+    assignment_lines: list[tuple[int, int]] | None = None,
 ) -> tuple[list[_Cand], list[Finding], frozenset[str]]:
     """Every candidate of every detector (overlaps included), the errors of team patterns, and the names
     of the built-in rules whose needles are in the text. With `only`, other rules are known to have no
-    needle in the text and are skipped. `depth` bounds the decoded views of views (base64 in base64)."""
+    needle in the text and are skipped. `depth` bounds the decoded views of views (base64 in base64).
+    With `assignment_lines` (spans of whole lines), the assignment detector looks at those lines only."""
     cands: list[_Cand] = []
     add = cands.append
     lower: str | None = None
@@ -1202,17 +1216,22 @@ def _detect(
     # (a `needle in text` per needle costs as much as the rest of the scan); with a few, `in`.
     found: frozenset[str] | None = None
     ci_found: frozenset[str] | None = None
+    active: frozenset[str] | None = None  # the rules owning a needle that is in the text
     if only is None and len(text) > 2048:
         lower = text.translate(_ASCII_LOWER)  # same length as text: offsets carry over
-        found, ci_found = _needles_in(text, lower)
+        found, ci_found = _needles_in_lowered(text, lower)
+        active = _rules_of_needles(found, ci_found)
     for rule in RULES:
-        if only is not None and rule.name not in only:
+        if active is not None:
+            if rule.name not in active:
+                continue
+        elif only is not None and rule.name not in only:
             continue
-        if rule.needles and not (
+        elif rule.needles and not (
             any(n in found for n in rule.needles) if found is not None else any(n in text for n in rule.needles)
         ):
             continue
-        if rule.ci_needles:
+        elif rule.ci_needles:
             if lower is None:
                 lower = text.translate(_ASCII_LOWER)
             if not (
@@ -1233,7 +1252,7 @@ def _detect(
             if rule.check is not None and not rule.check(text[s:e]):
                 continue
             add(_Cand(s, e, rule.kind, rule.name, rule.priority, placeholder(rule.kind), rule.encloses))
-    _detect_assignments(text, settings, add)
+    _detect_assignments(text, settings, add, assignment_lines)
     if settings.emails and "@" in text:
         _detect_emails(text, add)
     _detect_paths(text, settings, add)
@@ -1256,6 +1275,16 @@ def _rules_with_needles_in(text: str) -> frozenset[str]:
     return frozenset(rules)
 
 
+def _rules_of_needles(needles: frozenset[str], ci_needles: frozenset[str]) -> frozenset[str]:
+    """The rules that own these needles (case-sensitive) and case-insensitive needles."""
+    rules: set[str] = set()
+    for needle in needles:
+        rules |= _NEEDLE_RULES[needle]
+    for needle in ci_needles:
+        rules |= _CI_NEEDLE_RULES[needle]
+    return frozenset(rules)
+
+
 def _needle_index(attr: str) -> dict[str, frozenset[str]]:
     """Each needle and the rules it belongs to."""
     owners: dict[str, set[str]] = {}
@@ -1266,6 +1295,10 @@ def _needle_index(attr: str) -> dict[str, frozenset[str]]:
 
 
 _NEEDLE_RULES = _needle_index("needles")
+# `_detect` runs the rules that own a needle found in the text; a rule with needles of both kinds would
+# need one of each, which that lookup does not check.
+if any(r.needles and r.ci_needles for r in RULES):  # pragma: no cover - a rule table error
+    raise RuntimeError("a built-in rule has both needles and ci_needles")
 _CI_NEEDLE_RULES = _needle_index("ci_needles")
 # Characters around a decoded piece where a rule's needle (or keyword) may sit: a token's prefix may be a
 # long way before the `%2F` inside it or the line break that wraps it.
@@ -1335,6 +1368,38 @@ def _needles_in(text: str, lower: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(v for _, v in cs.iter(text)), frozenset(v for _, v in ci.iter(lower))
 
 
+@lru_cache(maxsize=1)
+def _lowered_automaton() -> Any:
+    """One Aho-Corasick automaton of every needle lower-cased: each word maps to the needles it stands
+    for, with whether the needle is case-sensitive (then its case is checked in the text)."""
+    import ahocorasick
+
+    owners: dict[str, list[tuple[str, bool]]] = {}
+    for needle in {n for rule in RULES for n in rule.needles}:
+        owners.setdefault(needle.translate(_ASCII_LOWER), []).append((needle, True))
+    for needle in {n for rule in RULES for n in rule.ci_needles}:
+        owners.setdefault(needle, []).append((needle, False))
+    automaton = ahocorasick.Automaton()
+    for word, needles in owners.items():
+        automaton.add_word(word, tuple(needles))
+    automaton.make_automaton()
+    return automaton
+
+
+def _needles_in_lowered(text: str, lower: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What `_needles_in` says, in one pass over `lower` (`text` ASCII-lower-cased, so offsets agree):
+    a case-sensitive needle counts where the text holds it in its own case."""
+    found: set[str] = set()
+    ci_found: set[str] = set()
+    for end, needles in _lowered_automaton().iter(lower):
+        for needle, case_sensitive in needles:
+            if not case_sensitive:
+                ci_found.add(needle)
+            elif needle not in found and text.startswith(needle, end + 1 - len(needle)):
+                found.add(needle)
+    return frozenset(found), frozenset(ci_found)
+
+
 def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[str]]:
     """Matches of a keyword rule (its pattern matched right after each keyword) or of an anchored rule
     (its pattern searched in windows around each needle), each once, in order of their needles."""
@@ -1354,13 +1419,34 @@ def _needle_matches(rule: Rule, text: str, haystack: str) -> Iterator[re.Match[s
                 yield m
         return
     windows: list[list[int]] = []
+    window_hits: list[list[int]] = []
     for i in hits:
         ws, we = max(0, i - _ANCHOR_BEFORE), min(n, i + _ANCHOR_AFTER)
         if windows and ws <= windows[-1][1]:
             windows[-1][1] = max(windows[-1][1], we)
+            window_hits[-1].append(i)
         else:
             windows.append([ws, we])
-    for ws, we in windows:
+            window_hits.append([i])
+    # A search of a window finds the leftmost match, then the next one after its end; when matches can
+    # only start at a needle, matching at each needle in turn finds the same ones without stepping sre
+    # through every position. Case-insensitive needles are found in the ASCII-lowered text, while
+    # `(?i:…)` also folds a few non-ASCII letters (`ſ`, `K`): only an ASCII text is sure to agree.
+    at_needles = rule.starts_at_needle and (not rule.ci_needles or text.isascii())
+    for (ws, we), starts in zip(windows, window_hits, strict=True):
+        if at_needles:
+            pos = ws
+            for i in starts:
+                if i < pos:
+                    continue
+                m = rule.pattern.match(text, i, we)
+                if m is None:
+                    continue
+                pos = m.end() if m.end() > m.start() else m.end() + 1
+                if m.span() not in seen:
+                    seen.add(m.span())
+                    yield m
+            continue
         for m in rule.pattern.finditer(text, ws, we):
             if m.span() not in seen:
                 seen.add(m.span())
@@ -1380,9 +1466,13 @@ def _match_end(rx: re.Pattern[str], text: str, pos: int) -> int:
     return pos if m is None else m.end()
 
 
-def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], None]) -> None:
+def _detect_assignments(
+    text: str, settings: Settings, add: Callable[[_Cand], None], lines: list[tuple[int, int]] | None = None
+) -> None:
     """Values of secret-named keys (`PASSWORD=…`, `"token": "…"`, `api_key: …`) and high-entropy values
-    of any other key (`session = "aZ3kP9…"`)."""
+    of any other key (`session = "aZ3kP9…"`). With `lines` (sorted spans of whole lines), only
+    assignments whose separator is in those lines: key, separator and value never cross a line break
+    (no pattern below matches one), so a line's assignments do not depend on the lines around it."""
     threshold, min_len = settings.entropy_threshold, settings.entropy_min_length
     long_value = _long_value_re(min_len).match
     n = len(text)
@@ -1392,7 +1482,13 @@ def _detect_assignments(text: str, settings: Settings, add: Callable[[_Cand], No
             continue
         if rev is None:
             rev = text[::-1]
-        for m in rx.finditer(rev):
+        # Scanned from the end of the text (it is reversed); the spans of `lines` likewise, last first.
+        matches = (
+            rx.finditer(rev)
+            if lines is None
+            else chain.from_iterable(rx.finditer(rev, n - e, n - s) for s, e in reversed(lines))
+        )
+        for m in matches:
             ks, ke = m.span("yek")
             key_end, key_start = n - ks, n - ke
             kind, weak, plain_key, strip = _key_info(text[key_start:key_end])
@@ -1695,13 +1791,19 @@ def redact(text: str, settings: Settings | None = None, *, enabled: bool = True)
     current = text
     errors: list[Finding] = []
     only: frozenset[str] | None = None
+    changed_lines: list[tuple[int, int]] | None = None
     team_errors: list[Finding] = []
     for pass_no in range(MAX_PASSES + 1):
         # Once a team pattern could not run, later passes do not try again (one time budget per text).
         # Decoded views are looked at in the first pass only: what they find is replaced there, and the
         # gate (smriti.team.gate) looks at the decoded views of the result again.
         cands, errors, present = _detect(
-            current, settings, only, team=not team_errors, depth=MAX_VIEW_DEPTH if pass_no == 0 else 0
+            current,
+            settings,
+            only,
+            team=not team_errors,
+            depth=MAX_VIEW_DEPTH if pass_no == 0 else 0,
+            assignment_lines=changed_lines,
         )
         team_errors = team_errors or errors
         errors = team_errors
@@ -1718,13 +1820,15 @@ def redact(text: str, settings: Settings | None = None, *, enabled: bool = True)
         else:
             edits = _merge_edits(text, current, edits, chosen, lines)
         current, spans = _apply(text, edits)
+        # The assignment detector is line-local: on a line that no replacement touched it finds what it
+        # found in the first pass, all of which was replaced, overlapped by a replacement, or allowed
+        # (a replacement over several lines leaves one line, which holds it). So later passes look
+        # again only at the lines that hold a replacement.
+        changed_lines = _lines_around(current, spans)
         # The next pass re-scans the whole text, but a rule whose needle was not in this text can only
         # match now if a replacement made one: look for needles around the replacements only.
         around = "\x00".join(current[max(0, s - _MAX_NEEDLE) : e + _MAX_NEEDLE] for s, e in spans)
-        around_lower = around.lower()
-        only = present | frozenset(
-            r.name for r in RULES if any(n in around for n in r.needles) or any(n in around_lower for n in r.ci_needles)
-        )
+        only = present | _rules_of_needles(*_needles_in(around, around.lower()))
     return Redacted(current, tuple(e[3] for e in edits), tuple(allowed.values()), residual)
 
 
@@ -1732,6 +1836,20 @@ _DEFAULT = Settings()
 
 
 _MAX_NEEDLE = max(len(n) for r in RULES for n in r.needles + r.ci_needles)
+
+
+def _lines_around(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, merged spans of the whole lines holding `spans` (sorted), without their line breaks."""
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        a = text.rfind("\n", 0, s) + 1
+        b = text.find("\n", e)
+        b = len(text) if b < 0 else b
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 def _apply(original: str, edits: list[tuple[int, int, str, Finding]]) -> tuple[str, list[tuple[int, int]]]:

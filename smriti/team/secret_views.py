@@ -111,7 +111,34 @@ _SIMPLE = {"\\": "\\", "/": "/", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": 
 # boundary (the rules see that themselves) or a wrap (the joined view).
 _ESCAPE_TRIGGER_RE = re.compile(r"\\(?:[\\/]|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2})")
 _PERCENT_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{" + str(MIN_BASE64) + r",}={0,2}")
+# Runs of base64/base64url characters are found on a mask of the text (each such character becomes "a",
+# every other ASCII character a space) with str.find: a regex with a lookbehind at its start costs a
+# step of sre's interpreter at every position, ten times more than a translate and a few finds.
+_RUN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+_RUN_MASK = {c: ("a" if chr(c) in _RUN_CHARS else " ") for c in range(128)}
+_NOT_RUN_RE = re.compile("[^a]")
+
+
+def token_runs(text: str, min_len: int, max_pad: int) -> Iterator[tuple[int, int]]:
+    """Spans of the maximal runs of base64/base64url characters (`[A-Za-z0-9+/_-]`) at least `min_len`
+    long, each with up to `max_pad` `=` after it: what `(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{min_len,}
+    ={0,max_pad}` finds. (Characters outside ASCII are kept by the mask, and none of them is "a".)"""
+    if len(text) < min_len:
+        return
+    mask = text.translate(_RUN_MASK)
+    needle = "a" * min_len
+    n = len(text)
+    start = mask.find(needle)
+    while start >= 0:
+        other = _NOT_RUN_RE.search(mask, start + min_len)
+        end = n if other is None else other.start()
+        run_end = end
+        while end < n and end - run_end < max_pad and text[end] == "=":
+            end += 1
+        yield start, end
+        start = mask.find(needle, run_end)
+
+
 # A line break inside a wrapped token: a token-like run (8+ characters with a digit or mixed case)
 # ends a line, and the next line (after its indentation or a `> ` quote) starts with a token character.
 # (6 token characters on both sides, checked in C, so lines ending in prose cost nothing in Python)
@@ -167,8 +194,8 @@ def _b64_text(run: str) -> str | None:
     # The first character of each 4-character group holds the top 6 bits of a byte: for printable ASCII
     # (0x20-0x7e) that is one of I-Z, a-f. Identifiers and random tokens fail this before any decoding.
     heads = body[::4]
-    if len(_TEXT_HEAD_RE.findall(heads)) < 0.8 * len(heads):
-        return None
+    if len(heads) - len(heads.translate(_DROP_TEXT_HEADS)) < 0.8 * len(heads):
+        return None  # (the translate deletes the I-Z, a-f heads: what is left is the count of the others)
     padded = body + "=" * (-len(body) % 4)
     try:
         if "-" in body or "_" in body:
@@ -187,7 +214,7 @@ def _b64_text(run: str) -> str | None:
     return decoded if decoded and unprintable <= 0.05 * len(decoded) else None
 
 
-_TEXT_HEAD_RE = re.compile(r"[I-Za-f]")
+_DROP_TEXT_HEADS = dict.fromkeys(map(ord, "IJKLMNOPQRSTUVWXYZabcdef"))
 _UNPRINTABLE_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd]")
 
 
@@ -196,8 +223,11 @@ def _windows(text: str, triggers: Iterator[re.Match[str]], reach: int = 256) -> 
     return _merged((max(0, m.start() - reach), min(len(text), m.end() + reach)) for m in triggers)
 
 
-def views(text: str) -> Iterator[View]:
-    """The decoded views of `text` (see the module docstring); nothing when no trigger is present."""
+def views(text: str, runs: list[tuple[int, int]] | None = None) -> Iterator[View]:
+    """The decoded views of `text` (see the module docstring); nothing when no trigger is present.
+
+    `runs`, when the caller has them, are `token_runs(text, n, p)` for some `n <= MIN_BASE64` and
+    `p >= 2`: the base64 runs are taken from them instead of found again."""
     if "\\" in text:
         for ws, we in _windows(text, _ESCAPE_TRIGGER_RE.finditer(text)):
             yield _decode_run("unescaped", text, ws, we, _ESCAPE_RE, _unescape)
@@ -220,21 +250,30 @@ def views(text: str) -> Iterator[View]:
                 pos = m.end()
             b.copy(text, pos, we)
             yield b.build()
-    for m in _B64_RUN_RE.finditer(text):
-        run = m.group()
-        if len(run) > MAX_BASE64:
+    for start, end in token_runs(text, MIN_BASE64, 2) if runs is None else _base64_runs(text, runs):
+        if end - start > MAX_BASE64:
             continue
-        decoded = _b64_text(run)
+        decoded = _b64_text(text[start:end])
         if decoded is None:
             continue
-        ws = max(0, m.start() - CONTEXT)
+        ws = max(0, start - CONTEXT)
         b = _Builder("base64")
-        b.copy(text, ws, m.start())
-        b.put(decoded, m.start(), m.end())
+        b.copy(text, ws, start)
+        b.put(decoded, start, end)
         yield b.build()
 
 
-_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.%&#!")
+def _base64_runs(text: str, runs: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """`token_runs(text, MIN_BASE64, 2)` from the runs of a shorter minimum or more padding."""
+    for start, end in runs:
+        body_end = end
+        while body_end > start and text[body_end - 1] == "=":
+            body_end -= 1
+        if body_end - start >= MIN_BASE64:
+            yield start, min(end, body_end + 2)
+
+
+_TOKEN_CHARS_STR = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-.%&#!"
 _HEAD_RE = re.compile(r"[A-Za-z0-9+/=_.%&#!-]{1,48}")
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 
@@ -253,10 +292,8 @@ _ASSIGNMENT_START_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*=[^=]")  # `PORT=808
 
 def _tail_token(text: str, end: int) -> str:
     """The token-like run that ends at `end` (its last 48 characters: enough to tell a token from a word)."""
-    i = end
-    while i > 0 and end - i < 48 and text[i - 1] in _TOKEN_CHARS:
-        i -= 1
-    return text[i:end]
+    window = text[max(0, end - 48) : end]
+    return window[len(window.rstrip(_TOKEN_CHARS_STR)) :]  # rstrip: the scan back runs in C
 
 
 def _wrapped_token(token: str) -> bool:
@@ -265,10 +302,18 @@ def _wrapped_token(token: str) -> bool:
     of prose, a number or a timestamp."""
     if len(token) < 6:
         return False
-    if any(c.isdigit() for c in token) and any(c.isalpha() for c in token):
+    # (tokens here are ASCII: runs of _TOKEN_CHARS_STR or _HEAD_RE, so the regexes below say what
+    # str.isdigit/isalpha/isupper/islower would, without a Python loop per character)
+    if _DIGIT_RE.search(token) and _ALPHA_RE.search(token):
         return True  # not a timestamp or a number
-    rest = token[1:]
-    if any(c.isupper() for c in rest) and any(c.islower() for c in rest):
+    if _UPPER_RE.search(token, 1) and _LOWER_RE.search(token, 1):
         return True
     # lower-case letters only: random (few vowels, as in a base32 token) or a long word
-    return len(token) >= 16 and token.isalpha() and sum(c in "aeiou" for c in token) < 0.25 * len(token)
+    return len(token) >= 16 and token.isalpha() and len(_VOWEL_RE.findall(token)) < 0.25 * len(token)
+
+
+_DIGIT_RE = re.compile(r"[0-9]")
+_ALPHA_RE = re.compile(r"[A-Za-z]")
+_UPPER_RE = re.compile(r"[A-Z]")
+_LOWER_RE = re.compile(r"[a-z]")
+_VOWEL_RE = re.compile(r"[aeiou]")
