@@ -9,14 +9,17 @@ redaction first and an item with a residual finding is skipped with the reason (
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import fcntl
 import hashlib
 import json
 import os
 import re
+import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -440,6 +443,59 @@ def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...
         )
 
 
+@cache
+def _code_version() -> str:
+    """The source of everything that turns a stored session into a file's bytes (redaction rules,
+    distill, rendering, the file format): a new rule or format renders every item again."""
+    from smriti import recall  # noqa: PLC0415  (fence comes from there; already imported above)
+    from smriti.digest import distill  # noqa: PLC0415  (a redacted session is distilled again)
+
+    h = hashlib.sha256()
+    for module in (sys.modules[__name__], redact, knowledge, distill, recall):
+        h.update(Path(module.__file__ or "").read_bytes())
+    h.update(distill.CUES_FILE.read_bytes())
+    return h.hexdigest()
+
+
+def _settings_key(settings: redact.Settings) -> str:
+    """The redaction settings as stable text (a frozenset's order changes between processes)."""
+    fields = {
+        f.name: sorted(v) if isinstance(v := getattr(settings, f.name), frozenset) else v
+        for f in dataclasses.fields(settings)
+    }
+    return json.dumps(fields, sort_keys=True, default=repr)
+
+
+def share_inputs(
+    store: Store,
+    session: SessionRow,
+    digest: dict[str, Any],
+    settings_key: str,
+    transcript: str,
+    author: str | None,
+    supersedes: tuple[str, ...],
+) -> str:
+    """A fingerprint of everything `_share_one` renders a session's file from: its messages (by
+    content hash), row, digest, tags and display files; the redaction rules, settings and code;
+    the share options. Recorded with the file: a re-share that computes the same one, and finds
+    the file still holding the bytes it wrote, has nothing to redo."""
+    h = hashlib.sha256(store.session_content_digest(session.rowid))
+    files = _relative_files(list(digest.get("entities", {}).get("files", [])), session)
+    parts = (
+        _code_version(),
+        settings_key,
+        transcript,
+        author,
+        list(supersedes),
+        repr(session),
+        digest,
+        store.session_tags(session.rowid),
+        files,
+    )
+    h.update(json.dumps(parts, sort_keys=True, default=repr).encode())
+    return h.hexdigest()
+
+
 def _share_one(
     store: Store,
     repo: Path,
@@ -475,6 +531,18 @@ def _share_one(
         )
         return "skipped", f"{how}; `smriti share --session {session.session_id}` shares it again"
     digest = store.get_digest(session.rowid) or {}
+    inputs = share_inputs(store, session, digest, _settings_key(settings), transcript, author, supersedes)
+    if (
+        existing_path is not None
+        and record is not None
+        and record["status"] == "shared"
+        and record["inputs"] == inputs
+        and record["path"] == str(existing_path.relative_to(repo))
+        and _sha(existing_path.read_bytes()) == record["file_sha"]
+    ):
+        # Rendered from these very inputs into these very bytes, still on disk where recorded:
+        # redaction and rendering would produce the same file again.
+        return "unchanged", record["path"]
     problems: list[str] = []
 
     def red(text: str, where: str) -> tuple[str, bool]:
@@ -547,11 +615,13 @@ def _share_one(
         rel_existing = str(existing_path.relative_to(repo))
         if data == current:
             if not dry_run and (
-                record is None or (record["path"], record["file_sha"]) != (rel_existing, _sha(current))
+                record is None
+                or (record["path"], record["file_sha"], record["inputs"]) != (rel_existing, _sha(current), inputs)
             ):
-                # Written by a share killed before it recorded the file (or moved in review):
-                # exactly what sharing would write, so it is ours; record it now.
-                store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current))
+                # Written by a share killed before it recorded the file (or moved in review, or
+                # shared before inputs were recorded): exactly what sharing would write, so it is
+                # ours; record it now.
+                store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current), inputs=inputs)
             return "unchanged", rel_existing
         # `existing` is the parse of existing_path, read above.
         touched = (existing is not None and knowledge.edited(existing)) or (
@@ -574,7 +644,7 @@ def _share_one(
     if not dry_run:
         _safe_target(repo, PurePosixPath(*target.relative_to(repo / ".smriti").parts))
         _atomic_write(target, data)
-        store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data))
+        store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data), inputs=inputs)
     return "written", rel_target
 
 
