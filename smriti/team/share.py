@@ -19,7 +19,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -390,9 +390,13 @@ def share(
         raise InvalidInput("--supersedes names what ONE shared item replaces: use it with a single --session")
     known: dict[str, KnowledgeItem] = {}  # items this run rendered or read: no second parse
     fresh: dict[str, KnowledgeItem] = {}  # items given a new file in this run
-    for session in select_sessions(
+    selected = select_sessions(
         store, repo, team, session_ids=session_ids, project=project, category=category, since=since
-    ):
+    )
+    # What the skip decision needs, for the whole sweep in a few queries (not several per session).
+    records = store.share_records(repo_key)
+    contents = store.session_content_digests([s.rowid for s in selected])
+    for session in selected:
         try:
             outcome = _share_one(
                 store,
@@ -410,6 +414,8 @@ def share(
                 explicit=bool(session_ids),
                 known=known,
                 fresh=fresh,
+                records=records,
+                content=contents[session.rowid],
             )
         except (KnowledgeError, SmritiError) as exc:
             result.skipped.append({"id": session.session_id, "reason": str(exc)})
@@ -457,6 +463,7 @@ def _code_version() -> str:
     return h.hexdigest()
 
 
+@lru_cache(maxsize=8)  # one Settings per share run: built once, not per session
 def _settings_key(settings: redact.Settings) -> str:
     """The redaction settings as stable text (a frozenset's order changes between processes)."""
     fields = {
@@ -467,20 +474,19 @@ def _settings_key(settings: redact.Settings) -> str:
 
 
 def share_inputs(
-    store: Store,
     session: SessionRow,
-    digest: dict[str, Any],
+    content: bytes,
     settings_key: str,
     transcript: str,
     author: str | None,
     supersedes: tuple[str, ...],
 ) -> str:
-    """A fingerprint of everything `_share_one` renders a session's file from: its messages (by
-    content hash), row, digest, tags and display files; the redaction rules, settings and code;
-    the share options. Recorded with the file: a re-share that computes the same one, and finds
-    the file still holding the bytes it wrote, has nothing to redo."""
-    h = hashlib.sha256(store.session_content_digest(session.rowid))
-    files = _relative_files(list(digest.get("entities", {}).get("files", [])), session)
+    """A fingerprint of everything `_share_one` renders a session's file from: `content` (its
+    messages by content hash, digest and tags: `Store.session_content_digests`), its row and its
+    project's root on this machine (the displayed files are relative to it); the redaction rules,
+    settings and code; the share options. Recorded with the file: a re-share that computes the same
+    one, and finds the file still holding the bytes it wrote, has nothing to redo."""
+    proj = projects.resolve(session.cwd) if session.cwd else None
     parts = (
         _code_version(),
         settings_key,
@@ -488,12 +494,9 @@ def share_inputs(
         author,
         list(supersedes),
         repr(session),
-        digest,
-        store.session_tags(session.rowid),
-        files,
+        proj.root if proj else None,
     )
-    h.update(json.dumps(parts, sort_keys=True, default=repr).encode())
-    return h.hexdigest()
+    return hashlib.sha256(content + json.dumps(parts, default=repr).encode()).hexdigest()
 
 
 def _share_one(
@@ -512,12 +515,16 @@ def _share_one(
     explicit: bool = True,
     known: dict[str, KnowledgeItem] | None = None,
     fresh: dict[str, KnowledgeItem] | None = None,
+    records: dict[str, dict[str, Any]] | None = None,
+    content: bytes | None = None,
 ) -> tuple[str, str]:
+    """`records` (the repo's share records by item id) and `content` (the session's content digest)
+    are what a sweep reads for all its sessions at once; read here when not given."""
     known = {} if known is None else known
     fresh = {} if fresh is None else fresh
     item_id = knowledge.new_item_id(session.agent, session.native_id)
     existing_path = found.get(item_id)
-    record = store.share_record(item_id, repo_key)
+    record = store.share_record(item_id, repo_key) if records is None else records.get(item_id)
     if existing_path is None and record is not None and not explicit:
         # Shared before, and the file is gone: withdrawn with `unshare`, deleted in review, or on a
         # branch that is not checked out. A sweep must not bring it back; naming it does.
@@ -530,8 +537,9 @@ def _share_one(
             )
         )
         return "skipped", f"{how}; `smriti share --session {session.session_id}` shares it again"
-    digest = store.get_digest(session.rowid) or {}
-    inputs = share_inputs(store, session, digest, _settings_key(settings), transcript, author, supersedes)
+    if content is None:
+        content = store.session_content_digests([session.rowid])[session.rowid]
+    inputs = share_inputs(session, content, _settings_key(settings), transcript, author, supersedes)
     if (
         existing_path is not None
         and record is not None
@@ -543,6 +551,7 @@ def _share_one(
         # Rendered from these very inputs into these very bytes, still on disk where recorded:
         # redaction and rendering would produce the same file again.
         return "unchanged", record["path"]
+    digest = store.get_digest(session.rowid) or {}
     problems: list[str] = []
 
     def red(text: str, where: str) -> tuple[str, bool]:
