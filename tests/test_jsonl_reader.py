@@ -10,9 +10,11 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from smriti.adapters import _jsonl
 from smriti.adapters._jsonl import JsonlRead, _bytes_lines, _file_lines, _split, read_jsonl
 
 _line = st.one_of(
@@ -47,7 +49,11 @@ def test_streamed_lines_read_as_the_whole_bytes_do(lines: list[bytes], trailing_
     assert _outcome(streamed) == _outcome(whole)
 
 
-def test_a_line_over_the_limit_is_skipped_and_the_rest_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stream_above", [0, _jsonl.STREAM_ABOVE], ids=["streamed", "one-read"])
+def test_a_line_over_the_limit_is_skipped_and_the_rest_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stream_above: int
+) -> None:
+    monkeypatch.setattr(_jsonl, "STREAM_ABOVE", stream_above)  # this small file read both ways
     path = tmp_path / "s.jsonl"
     big = json.dumps({"type": "user", "blob": "x" * 5000})
     path.write_text(f'{{"type": "a"}}\n{big}\n{{"type": "b"}}\n')
