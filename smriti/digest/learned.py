@@ -80,10 +80,6 @@ _FAILURE = (
     "fatal:",
 )
 _SUCCESS = (" passed", "success", " ok\n", " ok ")
-# Each vocabulary as one compiled alternation: a tool result is scanned once per vocabulary, not once
-# per word (a substring search either way: the same answer as `any(word in probe ...)`).
-_FAILURE_ANY = re.compile("|".join(map(re.escape, _FAILURE)))
-_SUCCESS_ANY = re.compile("|".join(map(re.escape, _SUCCESS)))
 _TOKEN = re.compile(r"[a-z]{2,}")
 # `[REDACTED:email]` (smriti's own placeholders) and `[REDACTED_TEXT len=806 sha=…]` (redacted fixtures)
 _REDACTED = re.compile(r"\[REDACTED[^\]\n]{0,80}\]")
@@ -119,9 +115,9 @@ def document(messages: Iterable[Message] | Session) -> str:
                 probe = (
                     text[:RESULT_PROBE] + " " + text[-RESULT_PROBE:] if len(text) > 2 * RESULT_PROBE else text
                 ).lower()
-                if _FAILURE_ANY.search(probe):
+                if any(needle in probe for needle in _FAILURE):
                     actions.append("toolfailure")
-                elif _SUCCESS_ANY.search(probe):
+                elif any(needle in probe for needle in _SUCCESS):
                     actions.append("toolsuccess")
             continue
         if kind not in ("prompt", "response", "summary"):
