@@ -15,7 +15,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -451,15 +450,19 @@ def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...
 
 @cache
 def _code_version() -> str:
-    """The source of everything that turns a stored session into a file's bytes (redaction rules,
-    distill, rendering, the file format): a new rule or format renders every item again."""
+    """The source of everything that turns a stored session into a file's bytes: every file of the
+    team package (share, redaction rules and gates, the file format, and any module or data file
+    added there later), distill (a redacted session is distilled again) and recall (`fence`). A new
+    rule or format renders every item again: the conservative side."""
     from smriti import recall  # noqa: PLC0415  (fence comes from there; already imported above)
     from smriti.digest import distill  # noqa: PLC0415  (a redacted session is distilled again)
 
+    team_dir = Path(__file__).parent
+    sources = sorted(p for p in team_dir.rglob("*") if p.is_file() and p.suffix in (".py", ".toml", ".txt", ".json"))
+    sources += [Path(distill.__file__ or ""), distill.CUES_FILE, Path(recall.__file__ or "")]
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], redact, knowledge, distill, recall):
-        h.update(Path(module.__file__ or "").read_bytes())
-    h.update(distill.CUES_FILE.read_bytes())
+    for path in sources:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
 
 
