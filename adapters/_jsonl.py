@@ -14,6 +14,7 @@ import json
 import os
 import stat
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -27,6 +28,8 @@ MAX_LINE_BYTES = 4 * 1024 * 1024
 # that claims to be one (a link to a disk image, a log gone wild) would otherwise fill memory.
 MAX_SOURCE_BYTES = 1024 * 1024 * 1024
 TAIL_BYTES = 4096
+# Sources with more unread bytes than this are split line by line as they are read (bounded memory).
+STREAM_ABOVE = 8 * 1024 * 1024
 # A torn last line in a file untouched for this long is no longer a live write: report it.
 LIVE_WRITE_SECONDS = 600
 
@@ -147,8 +150,8 @@ def _hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int, int] | None:
-    """Bytes after a still-valid resume point, with its offset and line; None when stale.
+def _resume_at(fh: BinaryIO, size: int, resume: Any) -> tuple[int, int] | None:
+    """The offset and line of a still-valid resume point, `fh` positioned there; None when stale.
 
     Only the first and the last TAIL_BYTES before the offset are re-read and compared, so a
     large transcript that grew by one line costs one small read, not a full one.
@@ -163,10 +166,47 @@ def _read_from_resume(fh: BinaryIO, size: int, resume: Any) -> tuple[bytes, int,
         return None
     window = max(0, off - TAIL_BYTES)
     fh.seek(window)
-    data = fh.read(size - window)
-    if _hash(data[: off - window]) != resume.get("tail"):
+    if _hash(fh.read(off - window)) != resume.get("tail"):
         return None
-    return data[off - window :], off, int(resume.get("line") or 1)
+    return off, int(resume.get("line") or 1)
+
+
+# One line of a file: (its bytes without the newline, or None when it was over the size limit and
+# skipped unread; its length without the newline; whether a newline ended it; bytes consumed).
+Line = tuple[bytes | None, int, bool, int]
+
+
+def _file_lines(fh: BinaryIO, max_line_bytes: int) -> Iterator[Line]:
+    """The lines from `fh`'s position to its end, one at a time: a huge transcript is never held
+    whole (its records are what the adapter needs), and a line over the limit is skipped in
+    chunks, never loaded."""
+    while True:
+        raw = fh.readline(max_line_bytes + 2)  # the limit, one byte over it, and the newline
+        if not raw:
+            return
+        if raw.endswith(b"\n"):
+            yield raw[:-1], len(raw) - 1, True, len(raw)
+        elif len(raw) <= max_line_bytes + 1:  # the end of the file came first: a last line without newline
+            yield raw, len(raw), False, len(raw)
+        else:
+            consumed, complete = len(raw), False
+            while not complete:
+                more = fh.readline(1 << 20)
+                if not more:
+                    break
+                consumed += len(more)
+                complete = more.endswith(b"\n")
+            yield None, consumed - complete, complete, consumed
+
+
+def _bytes_lines(data: bytes) -> Iterator[Line]:
+    pos, n = 0, len(data)
+    while pos < n:
+        nl = data.find(b"\n", pos)
+        end = nl if nl != -1 else n
+        consumed = end + 1 - pos if nl != -1 else n - pos
+        yield data[pos:end], end - pos, nl != -1, consumed
+        pos += consumed
 
 
 def read_jsonl(
@@ -187,15 +227,39 @@ def read_jsonl(
     try:
         with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
-            resumed = _read_from_resume(fh, st.st_size, resume)
+            resumed = _resume_at(fh, st.st_size, resume)
             if resumed is None:
                 out.restarted = resume is not None
                 fh.seek(0)
-                # up to the size seen at open: a file that keeps growing is read up to there
-                data, start, line = fh.read(st.st_size), 0, 1
+                head: bytes | None = fh.read(TAIL_BYTES)
+                fh.seek(0)
+                start, line = 0, 1
             else:
-                data, start, line = resumed
-            head = data[:TAIL_BYTES] if start == 0 else None
+                (start, line), head = resumed, None
+            if start == 0 and not head:
+                out.errors.append(Problem(p, "empty file: no records"))
+                return out
+            age = (now if now is not None else time.time()) - st.st_mtime
+            # A big file line by line, not the whole of it read first: the bytes of a huge
+            # transcript and its parsed records are never held at once. A small one in one read
+            # (the same lines, ~20% faster to split than line by line: most sources are small).
+            fh.seek(start)
+            # up to the size seen at open: a file that keeps growing is read up to there (small ones)
+            lines = (
+                _file_lines(fh, max_line_bytes)
+                if st.st_size - start > STREAM_ABOVE
+                else _bytes_lines(fh.read(st.st_size - start))
+            )
+            _split(
+                lines,
+                p,
+                start,
+                line,
+                out,
+                live=age < LIVE_WRITE_SECONDS,
+                max_line_bytes=max_line_bytes,
+                drop_keys=drop_keys,
+            )
     except IsADirectoryError:
         out.errors.append(Problem(p, "is a directory, not a transcript file"))
         return out
@@ -205,11 +269,6 @@ def read_jsonl(
     except OSError as exc:
         out.errors.append(Problem(p, oserror_text(exc)))
         return out
-    if start == 0 and not data:
-        out.errors.append(Problem(p, "empty file: no records"))
-        return out
-    age = (now if now is not None else time.time()) - st.st_mtime
-    _split(data, p, start, line, out, live=age < LIVE_WRITE_SECONDS, max_line_bytes=max_line_bytes, drop_keys=drop_keys)
     if head is not None:
         out.head, out.head_len = _hash(head), len(head)
     else:
@@ -232,12 +291,12 @@ def read_jsonl_bytes(data: bytes, path: str, *, max_line_bytes: int = MAX_LINE_B
     if not data.strip():
         out.errors.append(Problem(path, "empty file: no records"))
         return out
-    _split(data, path, 0, 1, out, live=False, max_line_bytes=max_line_bytes)
+    _split(_bytes_lines(data), path, 0, 1, out, live=False, max_line_bytes=max_line_bytes)
     return out
 
 
 def _split(
-    data: bytes,
+    lines: Iterable[Line],
     p: str,
     start: int,
     line_no: int,
@@ -247,21 +306,15 @@ def _split(
     max_line_bytes: int,
     drop_keys: frozenset[str] = frozenset(),
 ) -> None:
-    """Parse the lines of `data` (which begins at file offset `start`) into `out`."""
+    """Parse `lines` (the first begins at file offset `start`) into `out`."""
     out.first_line = line_no
     pos = 0
-    n = len(data)
-    while pos < n:
-        nl = data.find(b"\n", pos)
-        complete = nl != -1
-        end = nl if complete else n
-        raw = data[pos:end]
-        next_pos = end + 1 if complete else n
-        if len(raw) > max_line_bytes:
+    for raw, length, complete, consumed in lines:
+        if raw is None or length > max_line_bytes:
             out.errors.append(
                 Problem(
                     p,
-                    f"line is {len(raw) / 1_048_576:.1f} MB, over the {max_line_bytes // 1_048_576} MB limit; skipped",
+                    f"line is {length / 1_048_576:.1f} MB, over the {max_line_bytes // 1_048_576} MB limit; skipped",
                     line_no,
                 )
             )
@@ -297,7 +350,7 @@ def _split(
                     out.errors.append(
                         Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no)
                     )
-        pos = next_pos
+        pos += consumed
         line_no += 1
     out.offset = start + pos
     out._lines_consumed = line_no - out.first_line

@@ -41,16 +41,17 @@ from smriti.config import UserConfig
 from smriti.index import Index
 from smriti.ingest import ingest
 from smriti.store import Store
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 data = Path(sys.argv[3])
 store = Store(data / "smriti.db")
 index = Index(data / "index")
 if sys.argv[4:] == ["built"]:  # an index some earlier command built while the store was empty
     index.rebuild(store)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
 result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [Path(sys.argv[2])])
 assert not result.errors, result.errors[:3]
 store.close()
+print(time.process_time() - c0)  # CPU time: less swayed than wall time by other work on the machine
 print(time.perf_counter() - t0)
 """
 
@@ -106,11 +107,15 @@ print(time.perf_counter() - t0)
 )
 
 
-def run(code: str, *args: str) -> float:
+def run(code: str, *args: str, cpu: list[float] | None = None) -> float:
+    """Wall seconds of one run (its last line); `cpu` gets its CPU seconds when it prints them before."""
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
     if out.returncode:
         raise SystemExit(f"failed: {out.stderr[-2000:]}")
-    return float(out.stdout.strip().splitlines()[-1])
+    lines = out.stdout.strip().splitlines()
+    if cpu is not None:
+        cpu.append(float(lines[-2]))
+    return float(lines[-1])
 
 
 def old_checkout(commit: str, work: Path) -> Path:
@@ -148,6 +153,7 @@ def main() -> None:
         runners["SQLite FTS5 baseline"] = (FTS5_INGEST, None)
         runners["bare Tantivy baseline"] = (TANTIVY_INGEST, None)
         times: dict[str, list[float]] = {name: [] for name in runners}
+        cpu: dict[str, list[float]] = {name: [] for name, (_, root) in runners.items() if root is not None}
         for r in range(args.rounds):
             for n, (name, (code, root)) in enumerate(runners.items()):
                 data = work / f"data-{n}"
@@ -157,7 +163,7 @@ def main() -> None:
                     times[name].append(run(code, str(corpus), str(data)))
                 else:
                     extra = ["built"] if args.built_index else []
-                    times[name].append(run(code, str(root), str(corpus), str(data), *extra))
+                    times[name].append(run(code, str(root), str(corpus), str(data), *extra, cpu=cpu[name]))
                 if r == args.rounds - 1 and root is not None:
                     times[name + " digest"] = [0.0]
                     (work / f"digest-{n}").write_text(digest(data))
@@ -178,6 +184,12 @@ def main() -> None:
         for name in runners:
             s = statistics.median(times[name])
             print(f"| {name} | {s:.2f} | {mb / s:.1f} | {fts / s:.2f}x |")
+        if len(cpu) == 2:
+            (a_name, a_cpu), (b_name, b_cpu) = cpu.items()
+            print(
+                f"\nCPU time, median: {a_name} {statistics.median(a_cpu):.2f} s, {b_name} "
+                f"{statistics.median(b_cpu):.2f} s ({statistics.median(a_cpu) / statistics.median(b_cpu):.2f}x)"
+            )
         if len(digests) == 2:
             a, b = digests.values()
             print(f"\nstore + index equal to {args.old}'s: {'yes' if a == b else 'NO'} (sha256 {a[:12]} / {b[:12]})")

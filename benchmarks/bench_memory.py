@@ -85,16 +85,19 @@ def main() -> None:
     ap.add_argument("--big-turns", type=int, default=25_000, help="turns of the one big session")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--workdir", type=Path)
+    ap.add_argument(
+        "--big-only", action="store_true", help="only the one big session's ingest: its peak against its size"
+    )
     args = ap.parse_args()
     if not os.access(TIME, os.X_OK):
         raise SystemExit(f"{TIME} (GNU time) is needed to read each process's peak memory")
     work = args.workdir or Path(tempfile.mkdtemp(prefix="smriti-bench-memory-"))
     corpus, big_dir = work / "corpus", work / "big"
-    if not corpus.exists():
+    if not corpus.exists() and not args.big_only:
         generate(corpus, args.sessions, args.seed)
     big = next(big_dir.rglob("*.jsonl"), None) if big_dir.exists() else None
     big, big_bytes = (big, big.stat().st_size) if big else big_session(big_dir, args.big_turns, args.seed)
-    corpus_bytes = sum(p.stat().st_size for p in corpus.rglob("*.jsonl"))
+    corpus_bytes = sum(p.stat().st_size for p in corpus.rglob("*.jsonl")) if corpus.exists() else 0
 
     data, home = work / "data", work / "home"
     shutil.rmtree(data, ignore_errors=True)
@@ -110,6 +113,14 @@ def main() -> None:
         print(f"  {label}: {mb:.0f} MB, {s:.1f} s", file=sys.stderr)
 
     measure("`python -c pass`", [sys.executable, "-c", "pass"])
+    if args.big_only:
+        big_env = {**env, "SMRITI_HOME": str(work / "data-big")}
+        mb, s = peak([SMRITI, "ingest", "--agent", "claude-code", "--path", str(big), "-q"], big_env)
+        label = f"one session of {big_bytes / 1e6:.0f} MB ({args.big_turns:,} turns)"
+        print(f"| {label} | {mb:.0f} MiB | {mb * 2**20 / big_bytes:.2f}x its size | {s:.1f} s |")
+        if args.workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
+        return
     measure(
         f"`ingest` of {args.sessions:,} sessions ({corpus_bytes / 1e6:.0f} MB) into a new store",
         [SMRITI, "ingest", "--agent", "claude-code", "--path", str(corpus), "-q"],

@@ -231,11 +231,12 @@ def bench_sync(n: int, rows: list[tuple[str, str, str]]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--items", type=int, default=10_000, help="knowledge files for the sync benchmark")
+    ap.add_argument("--items", type=int, default=10_000, help="knowledge files for the sync benchmark (0: skip)")
     ap.add_argument("--share-sessions", type=int, default=10_000, help="sessions for the share benchmark (0: skip)")
     args = ap.parse_args()
     rows: list[tuple[str, str, str]] = []
-    bench_sync(args.items, rows)
+    if args.items:
+        bench_sync(args.items, rows)
     if args.share_sessions:
         bench_share(args.share_sessions, rows)
     print(

@@ -347,4 +347,4 @@ def _store_session(
     if written.added or written.updated or written.created:
         result.sessions_ingested += 1
         # Categorize and distill now, in the same batch: appended messages are scored alone.
-        enricher.enrich(store.session_row(written.session_rowid), full=written.updated > 0)
+        enricher.enrich(store.session_row(written.session_rowid), full=written.updated > 0, rows=written.stored)

@@ -14,17 +14,21 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable
 from itertools import zip_longest
 from pathlib import Path
 
 import apsw
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from smriti.adapters import load_registry
 from smriti.config import UserConfig
 from smriti.index import Index
 from smriti.ingest import ingest
+from smriti.models import Message, Session
 from smriti.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
@@ -157,3 +161,66 @@ def test_the_dump_sees_a_changed_row_and_a_changed_index_document(corpus: Path, 
     split = next(i for i, line in enumerate(original) if line.startswith('{"index_docs"'))
     assert changed[:split] == original[:split]  # the store is as it was
     assert changed != original  # the index is not, and the dump says so
+
+
+# Enrichment at ingest reads a session it has just written whole from `WriteResult.stored`
+# instead of querying it back: those rows must be exactly what `Store.messages` returns.
+SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
+
+
+def test_rows_handed_to_enrichment_equal_the_read_back_for_every_agent(tmp_path: Path) -> None:
+    registry = load_registry()
+    store = Store(tmp_path / "smriti.db")
+    handed = 0
+    try:
+        for name in registry.names:
+            adapter = registry.get(name)
+            root = SHARED_FIXTURES / name
+            if not root.exists():
+                continue
+            for source in adapter.discover(root):
+                try:
+                    parsed = adapter.parse(source, None)
+                except Exception:  # noqa: BLE001  (a deliberately broken fixture: not this test's business)
+                    continue
+                for session in parsed.sessions:
+                    written = store.write_session(session, None, None)
+                    if written.stored is not None:
+                        handed += 1
+                        assert written.stored == store.messages(written.session_rowid), (name, source)
+    finally:
+        store.close()
+    assert handed >= 20  # the fixtures hold dozens of sessions: the in-memory path was taken
+
+
+_json_scalars = st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=8)
+# What an adapter may hand over as a tool's input: tuples and non-string keys come back from the
+# store's JSON as lists and strings, and the handed rows must say the same.
+_tool_inputs = st.recursive(
+    _json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=5) | st.integers(0, 9), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@given(
+    inputs=st.lists(_tool_inputs, min_size=1, max_size=4),
+    files=st.lists(st.text(min_size=1, max_size=6), max_size=2),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_handed_rows_decode_tool_input_as_the_store_does(tmp_path: Path, inputs: list, files: list[str]) -> None:
+    messages = tuple(
+        Message("assistant", f"call {i}", "tool_call", f"k{i}", tool_name="Bash", tool_input=v, files=tuple(files))
+        for i, v in enumerate(inputs)
+    )
+    store = Store(Path(tempfile.mkdtemp(dir=tmp_path)) / "smriti.db")  # a new store per example
+    try:
+        written = store.write_session(Session("claude-code", "s1", messages), None, None)
+        assert written.stored is not None
+        assert written.stored == store.messages(written.session_rowid)
+    finally:
+        store.close()

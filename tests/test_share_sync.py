@@ -352,6 +352,47 @@ def test_reshare_unchanged_is_byte_identical(team) -> None:
     assert dry["dry_run"] is True and dry["unchanged"] == 1
 
 
+def test_reshare_of_unchanged_inputs_skips_redaction_and_still_rewrites_a_deleted_file(team, monkeypatch) -> None:
+    """A re-share whose inputs (messages, digest, tags, settings, rules) and file are as recorded
+    redacts and renders nothing; a file deleted from the working tree, or a record made before
+    inputs were recorded, takes the full path again."""
+    from smriti.team import redact
+
+    alice, _ = team
+    zorblax(alice)
+    rel = alice.share("--session", "sess-zorblax")["written"][0]
+    path = alice.clone / rel
+    original = path.read_bytes()
+    real_redact = redact.redact
+
+    def no_redaction(*args, **kwargs):
+        raise AssertionError("an unchanged item was redacted again")
+
+    monkeypatch.setattr(redact, "redact", no_redaction)
+    assert alice.share("--session", "sess-zorblax")["unchanged"] == 1
+    # the same bytes written back by someone else (a checkout) are still the recorded file
+    path.write_bytes(original)
+    assert alice.share("--session", "sess-zorblax")["unchanged"] == 1
+
+    monkeypatch.setattr(redact, "redact", real_redact)
+    path.unlink()
+    assert alice.share("--session", "sess-zorblax")["written"] == [rel]
+    assert path.read_bytes() == original
+
+    # A record from before the inputs column: the full path once (byte-identical, unchanged), and
+    # it records the inputs, so the next run skips.
+    st = alice.store()
+    try:
+        with st.conn:
+            st.conn.execute("update shares set inputs = null")
+    finally:
+        st.close()
+    assert alice.share("--session", "sess-zorblax")["unchanged"] == 1
+    monkeypatch.setattr(redact, "redact", no_redaction)
+    assert alice.share("--session", "sess-zorblax")["unchanged"] == 1
+    assert path.read_bytes() == original
+
+
 def test_person_edit_is_skipped_and_refresh_overwrites(team) -> None:
     alice, _ = team
     zorblax(alice)

@@ -24,7 +24,7 @@ from smriti.digest.categorize import CategoryResult, add_scores, pattern_warning
 from smriti.digest.combined import classify
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
-from smriti.store import SessionRow, Store
+from smriti.store import MessageRow, SessionRow, Store
 from smriti.team.knowledge import KnowledgeError, clean_title, validate_category
 
 # A newer session "supersedes" an older one of the same project and category when their titles
@@ -76,9 +76,14 @@ class Enricher:
             self._synced.add(settings.fingerprint)
         return settings
 
-    def enrich(self, session: SessionRow, *, full: bool = False) -> CategoryResult:
+    def enrich(
+        self, session: SessionRow, *, full: bool = False, rows: list[MessageRow] | None = None
+    ) -> CategoryResult:
+        """`rows`: the session's stored messages when the caller holds them already (ingest, for a
+        session it just wrote whole: `WriteResult.stored`); otherwise they are read back."""
         settings = self.settings_for(session)
-        rows = self.store.messages(session.rowid)
+        if rows is None:
+            rows = self.store.messages(session.rowid)
         digest = self.store.get_digest(session.rowid)
         messages = [r.to_message() for r in rows]
         model = learned.load_model()

@@ -358,3 +358,12 @@ def m010_category_labels(conn: apsw.Connection) -> None:
         create index category_labels_project on category_labels(project, id);
         """
     )
+
+
+@migration
+def m011_shares_inputs(conn: apsw.Connection) -> None:
+    # A fingerprint of everything a shared file was rendered from (the session's messages, digest,
+    # tags and row; the redaction rules and settings; the share options): a re-share that finds it
+    # unchanged, and the file on disk still the bytes it wrote, skips redaction and rendering.
+    # NULL for files shared before this column: they take the full path once and get one.
+    conn.execute("alter table shares add column inputs text")

@@ -15,6 +15,10 @@ class WriteResult:
     added: int
     updated: int
     created: bool
+    # A new session whose messages were all new: its stored rows, exactly as `messages()` would
+    # read them back (same ids, order and decoded JSON), so enrichment need not query them again.
+    # None whenever anything else happened (an append, a replay, an update): then read them back.
+    stored: list[MessageRow] | None = None
 
 
 @dataclass(frozen=True)

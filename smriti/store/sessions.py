@@ -121,8 +121,9 @@ class SessionsMixin(StoreConnection):
             added = updated = 0
             blobs = self._blob_ids([m.text for m in session.messages])
             fresh = self._put_new_messages(rowid, session, next_seq, blobs, whole=created)
+            stored = fresh if created and next_seq == 0 else None
             if fresh is not None:
-                added, next_seq = fresh, next_seq + fresh
+                added, next_seq = len(fresh), next_seq + len(fresh)
             for m in () if fresh is not None else session.messages:
                 outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m, blobs[m.text])
                 if outcome == "added":
@@ -136,14 +137,16 @@ class SessionsMixin(StoreConnection):
                     "where id = ?",
                     (rowid, rowid),
                 )
-        return WriteResult(rowid, sid, added, updated, created)
+        return WriteResult(rowid, sid, added, updated, created, stored)
 
     def _put_new_messages(
         self, session_rowid: int, session: Session, seq: int, blobs: dict[str, int], *, whole: bool
-    ) -> int | None:
+    ) -> list[MessageRow] | None:
         """The common case in a few statements: every message of `session` is new to the store
         (no stored key, none repeated). Inserts them from `seq` on, queues the index work and
-        returns how many were added; None (nothing written) when any key is known or repeated:
+        returns the rows added (as `messages()` reads them: built from the very values bound, the
+        JSON columns decoded, so enrichment can use them instead of a read-back); None (nothing
+        written) when any key is known or repeated:
         then each message takes `_put_message`'s path, which settles replays and updates.
         `whole`: the session is new, so one outbox row names it instead of one per message (the
         index builds the same documents from either, and reads the session's rows in one go).
@@ -191,7 +194,23 @@ class SessionsMixin(StoreConnection):
             c.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
         elif indexed:
             c.executemany("insert into outbox (op, ref) values ('message', ?)", indexed)
-        return len(ids)
+        return [
+            MessageRow(
+                rowid,
+                session_rowid,
+                r[1],
+                r[3],
+                r[4],
+                m.text,  # the blob's text: blobs are keyed by the text's hash
+                r[6],
+                r[7],
+                json.loads(r[8]) if r[8] else None,
+                json.loads(r[9]) if r[9] else [],
+                bool(r[10]),
+                r[11],
+            )
+            for rowid, r, m in zip(ids, rows, messages, strict=True)
+        ]
 
     def _put_message(
         self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message, blob: int

@@ -2,30 +2,84 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from smriti.store.connection import StoreConnection, utc_now
 
+# Values per `in (...)` list: under SQLite's bound-parameter limit.
+_IN_CHUNK = 500
+
 
 class SharingMixin(StoreConnection):
     def record_share(
-        self, item_id: str, repo: str, path: str, session_rowid: int | None, file_sha: str, status: str = "shared"
+        self,
+        item_id: str,
+        repo: str,
+        path: str,
+        session_rowid: int | None,
+        file_sha: str,
+        status: str = "shared",
+        inputs: str | None = None,
     ) -> None:
+        """`inputs`: the fingerprint of what the file was rendered from (see `smriti.team.share.share_inputs`)."""
         with self.conn:
             self.conn.execute(
-                "insert or replace into shares (item_id, repo, path, session, file_sha, status, shared_at) "
-                "values (?,?,?,?,?,?,?)",
-                (item_id, repo, path, session_rowid, file_sha, status, utc_now()),
+                "insert or replace into shares (item_id, repo, path, session, file_sha, status, shared_at, inputs) "
+                "values (?,?,?,?,?,?,?,?)",
+                (item_id, repo, path, session_rowid, file_sha, status, utc_now(), inputs),
             )
 
     def share_record(self, item_id: str, repo: str) -> dict[str, Any] | None:
         r = self.conn.execute(
-            "select path, session, file_sha, status, shared_at from shares where item_id = ? and repo = ?",
+            "select path, session, file_sha, status, shared_at, inputs from shares where item_id = ? and repo = ?",
             (item_id, repo),
         ).fetchone()
-        return (
-            None if r is None else {"path": r[0], "session": r[1], "file_sha": r[2], "status": r[3], "shared_at": r[4]}
-        )
+        if r is None:
+            return None
+        return {"path": r[0], "session": r[1], "file_sha": r[2], "status": r[3], "shared_at": r[4], "inputs": r[5]}
+
+    def share_records(self, repo: str) -> dict[str, dict[str, Any]]:
+        """Every record of a repo by item id (`share_record` for each, in one query)."""
+        return {
+            r[0]: {"path": r[1], "session": r[2], "file_sha": r[3], "status": r[4], "shared_at": r[5], "inputs": r[6]}
+            for r in self.conn.execute(
+                "select item_id, path, session, file_sha, status, shared_at, inputs from shares where repo = ?", (repo,)
+            )
+        }
+
+    def session_content_digests(self, session_rowids: Sequence[int]) -> dict[int, bytes]:
+        """Per session, a sha256 over every stored field of its messages (texts by their hashes: the
+        blobs are content-addressed), its digest row and its tags: it changes whenever a message is
+        added, replaced or removed, or the session is categorized or distilled again, without reading
+        a text. Three queries per 500 sessions, not three per session."""
+        hashers = {rowid: hashlib.sha256() for rowid in session_rowids}
+        ids = list(hashers)
+        c = self.conn
+        for start in range(0, len(ids), _IN_CHUNK):
+            chunk = ids[start : start + _IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for row in c.execute(
+                "select m.session, m.seq, m.role, m.kind, m.ts, m.tool_name, m.tool_input, m.files, m.sidechain, "
+                f"m.action, b.hash from messages m join blobs b on b.id = m.blob where m.session in ({marks}) "
+                "order by m.session, m.seq",
+                chunk,
+            ):
+                hashers[row[0]].update(repr(row[1:]).encode())
+            for row in c.execute(
+                "select session, title, summary, entities, confidence, scores, settings, scored_messages "
+                f"from digests where session in ({marks})",
+                chunk,
+            ):
+                hashers[row[0]].update(b"\0digest" + repr(row[1:]).encode())
+            for row in c.execute(
+                "select session, category, confidence, source, is_primary from session_tags "
+                f"where session in ({marks}) order by session, is_primary desc, confidence desc, category",
+                chunk,
+            ):
+                hashers[row[0]].update(b"\0tag" + repr(row[1:]).encode())
+        return {rowid: h.digest() for rowid, h in hashers.items()}
 
     def shared_paths(self, repo: str) -> set[str]:
         """Paths (relative to the repo root) of the files this user's share wrote into a repo."""

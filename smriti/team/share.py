@@ -9,6 +9,7 @@ redaction first and an item with a residual finding is skipped with the reason (
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -17,6 +18,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cache, lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -388,9 +390,13 @@ def share(
         raise InvalidInput("--supersedes names what ONE shared item replaces: use it with a single --session")
     known: dict[str, KnowledgeItem] = {}  # items this run rendered or read: no second parse
     fresh: dict[str, KnowledgeItem] = {}  # items given a new file in this run
-    for session in select_sessions(
+    selected = select_sessions(
         store, repo, team, session_ids=session_ids, project=project, category=category, since=since
-    ):
+    )
+    # What the skip decision needs, for the whole sweep in a few queries (not several per session).
+    records = store.share_records(repo_key)
+    contents = store.session_content_digests([s.rowid for s in selected])
+    for session in selected:
         try:
             outcome = _share_one(
                 store,
@@ -409,6 +415,8 @@ def share(
                 known=known,
                 fresh=fresh,
                 redaction=redaction,
+                records=records,
+                content=contents[session.rowid],
             )
         except (KnowledgeError, SmritiError) as exc:
             result.skipped.append({"id": session.session_id, "reason": str(exc)})
@@ -442,6 +450,60 @@ def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...
         )
 
 
+@cache
+def _code_version() -> str:
+    """The source of everything that turns a stored session into a file's bytes: every file of the
+    team package (share, redaction rules and gates, the file format, and any module or data file
+    added there later), distill (a redacted session is distilled again) and recall (`fence`). A new
+    rule or format renders every item again: the conservative side."""
+    from smriti import recall  # noqa: PLC0415  (fence comes from there; already imported above)
+    from smriti.digest import distill  # noqa: PLC0415  (a redacted session is distilled again)
+
+    team_dir = Path(__file__).parent
+    sources = sorted(p for p in team_dir.rglob("*") if p.is_file() and p.suffix in (".py", ".toml", ".txt", ".json"))
+    sources += [Path(distill.__file__ or ""), distill.CUES_FILE, Path(recall.__file__ or "")]
+    h = hashlib.sha256()
+    for path in sources:
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=8)  # one Settings per share run: built once, not per session
+def _settings_key(settings: redact.Settings) -> str:
+    """The redaction settings as stable text (a frozenset's order changes between processes)."""
+    fields = {
+        f.name: sorted(v) if isinstance(v := getattr(settings, f.name), frozenset) else v
+        for f in dataclasses.fields(settings)
+    }
+    return json.dumps(fields, sort_keys=True, default=repr)
+
+
+def share_inputs(
+    session: SessionRow,
+    content: bytes,
+    settings_key: str,
+    transcript: str,
+    author: str | None,
+    supersedes: tuple[str, ...],
+) -> str:
+    """A fingerprint of everything `_share_one` renders a session's file from: `content` (its
+    messages by content hash, digest and tags: `Store.session_content_digests`), its row and its
+    project's root on this machine (the displayed files are relative to it); the redaction rules,
+    settings and code; the share options. Recorded with the file: a re-share that computes the same
+    one, and finds the file still holding the bytes it wrote, has nothing to redo."""
+    proj = projects.resolve(session.cwd) if session.cwd else None
+    parts = (
+        _code_version(),
+        settings_key,
+        transcript,
+        author,
+        list(supersedes),
+        repr(session),
+        proj.root if proj else None,
+    )
+    return hashlib.sha256(content + json.dumps(parts, default=repr).encode()).hexdigest()
+
+
 def _share_one(
     store: Store,
     repo: Path,
@@ -459,12 +521,16 @@ def _share_one(
     known: dict[str, KnowledgeItem] | None = None,
     fresh: dict[str, KnowledgeItem] | None = None,
     redaction: bool = True,
+    records: dict[str, dict[str, Any]] | None = None,
+    content: bytes | None = None,
 ) -> tuple[str, str]:
+    """`records` (the repo's share records by item id) and `content` (the session's content digest)
+    are what a sweep reads for all its sessions at once; read here when not given."""
     known = {} if known is None else known
     fresh = {} if fresh is None else fresh
     item_id = knowledge.new_item_id(session.agent, session.native_id)
     existing_path = found.get(item_id)
-    record = store.share_record(item_id, repo_key)
+    record = store.share_record(item_id, repo_key) if records is None else records.get(item_id)
     if existing_path is None and record is not None and not explicit:
         # Shared before, and the file is gone: withdrawn with `unshare`, deleted in review, or on a
         # branch that is not checked out. A sweep must not bring it back; naming it does.
@@ -477,6 +543,20 @@ def _share_one(
             )
         )
         return "skipped", f"{how}; `smriti share --session {session.session_id}` shares it again"
+    if content is None:
+        content = store.session_content_digests([session.rowid])[session.rowid]
+    inputs = share_inputs(session, content, _settings_key(settings), transcript, author, supersedes)
+    if (
+        existing_path is not None
+        and record is not None
+        and record["status"] == "shared"
+        and record["inputs"] == inputs
+        and record["path"] == str(existing_path.relative_to(repo))
+        and _sha(existing_path.read_bytes()) == record["file_sha"]
+    ):
+        # Rendered from these very inputs into these very bytes, still on disk where recorded:
+        # redaction and rendering would produce the same file again.
+        return "unchanged", record["path"]
     digest = store.get_digest(session.rowid) or {}
     problems: list[str] = []
 
@@ -558,11 +638,13 @@ def _share_one(
         rel_existing = str(existing_path.relative_to(repo))
         if data == current:
             if not dry_run and (
-                record is None or (record["path"], record["file_sha"]) != (rel_existing, _sha(current))
+                record is None
+                or (record["path"], record["file_sha"], record["inputs"]) != (rel_existing, _sha(current), inputs)
             ):
-                # Written by a share killed before it recorded the file (or moved in review):
-                # exactly what sharing would write, so it is ours; record it now.
-                store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current))
+                # Written by a share killed before it recorded the file (or moved in review, or
+                # shared before inputs were recorded): exactly what sharing would write, so it is
+                # ours; record it now.
+                store.record_share(item_id, repo_key, rel_existing, session.rowid, _sha(current), inputs=inputs)
             return "unchanged", rel_existing
         # `existing` is the parse of existing_path, read above.
         touched = (existing is not None and knowledge.edited(existing)) or (
@@ -585,7 +667,7 @@ def _share_one(
     if not dry_run:
         _safe_target(repo, PurePosixPath(*target.relative_to(repo / ".smriti").parts))
         _atomic_write(target, data)
-        store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data))
+        store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data), inputs=inputs)
     return "written", rel_target
 
 
