@@ -11,10 +11,13 @@ and benchmarks/longmemeval):
   its MAX_CONCEPTS rarest concepts the store knows.
 - One search per concept for its own words and one for its expansions (a disjunction-max of
   boosted term queries; expansions at EXPANSION_WEIGHT) over message, session-digest and
-  knowledge-section documents, over the whole store and again within the asking project, filters
-  inside the query. A concept more documents hold than the PER_TERM cap is not searched alone: one
-  search over all such common concepts finds the documents that hold most of them. A cheap first
-  ranking picks the POOL best candidates; the common concepts are searched again within them.
+  knowledge-section documents, over the whole store, filters inside the query; such a search finds
+  every document that holds the concept, and one search for all of them within the asking project
+  says which of those hits lie there (the project's own candidates are never crowded out). A
+  concept more documents hold than the PER_TERM cap is not searched alone: one search over all such
+  common concepts finds the documents that hold most of them (over the store and within the
+  project). A cheap first ranking picks the POOL best candidates; the common concepts are searched
+  again within them. All of a prompt's searches read one commit of the index (`Index.pinned`).
 - Passages, not length: every document belongs to a passage (a window of PASSAGE_MESSAGES
   messages of a user turn, a session's digest, a section of a knowledge item). A passage scores
   the sum over concepts of each concept's best match inside it; a candidate scores its best
@@ -325,8 +328,10 @@ def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple
 
     A concept is searched for its own words and, separately, for its expansions (each a
     disjunction-max, so a document scores its best alternative). A search that names few documents
-    runs over the whole store and, when the asking project is known, once more within it (so its
-    sessions are not crowded out by other projects'). A common one (more documents than PER_TERM,
+    (fewer than its limit, so it returns them all) runs over the whole store; when the asking
+    project is known, its hits in the project count again as the project's own (so its sessions are
+    not crowded out by other projects'), found by one search over all such concepts within the
+    project, by document address, not by one more search per concept. A common one (more documents than PER_TERM,
     from the index's document frequencies) is not searched alone: its top hits by BM25 would only be
     the shortest documents that hold a common word. It counts as matched in a cheap first ranking,
     and the documents that hold most common concepts are found by one search over all of them,
