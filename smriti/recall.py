@@ -295,8 +295,10 @@ def _age_days(ts: str | None, now: datetime) -> float | None:
 
 
 Key = tuple[str, int]  # ("session", session rowid) | ("knowledge", item rowid)
-Doc = tuple[int, int, int]  # (passage, item rowid, message rowid)
-Docs = dict[Key, dict[Doc, float]]  # candidate -> document -> score
+# candidate -> passage -> its best document's score. Ranking reads no more than a passage's best
+# match per concept (`_score`) and a candidate's best (`_pool`): the maximum per passage, kept as
+# hits arrive, equals the maximum over its documents (and a message's chunks count once, at their best).
+Docs = dict[Key, dict[int, float]]
 
 
 def _keys(hits: HitColumns) -> set[Key]:
@@ -405,7 +407,7 @@ def _common_may_clear(concepts: list[Concept], common: set[int]) -> bool:
 
 
 def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
-    """Hits by candidate and document (the best score of a message's chunks), into `into` if given."""
+    """Hits by candidate and passage (its best document's score), into `into` if given."""
     out: Docs = {} if into is None else into
     for score, mid, sid, kid, pid in zip(hits.scores, hits.mids, hits.sids, hits.kids, hits.pids, strict=True):
         if mid is None:
@@ -415,12 +417,12 @@ def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
             continue
         if mid < 0:
             score *= DIGEST_WEIGHT
-        docs = out.get(key)
-        if docs is None:
-            docs = out[key] = {}
-        d = (pid or 0, kid or 0, mid)
-        if score > docs.get(d, 0.0):  # chunks of one message count once, at their best
-            docs[d] = score
+        passages = out.get(key)
+        if passages is None:
+            passages = out[key] = {}
+        pid = pid or 0
+        if score > passages.get(pid, 0.0):
+            passages[pid] = score
     return out
 
 
@@ -495,7 +497,7 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
             got = credit[key]
             if got.get(i, 0.0) < weight:
                 got[i] = weight
-            for (pid, _, _), v in docs.items():
+            for pid, v in docs.items():
                 in_passage = passages.get(pid)
                 if in_passage is None:
                     passages[pid] = {i: v}
