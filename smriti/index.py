@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import time
+from _thread import get_ident  # threading's own source of it, without importing threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -155,7 +156,7 @@ class Index:
         self.analyzer = _analyzer()
         self.needs_rebuild = False
         self._sessions_memo: tuple[tuple[int, ...] | None, tantivy.Query | None] = (None, None)
-        self._pinned: tantivy.Searcher | None = None
+        self._pinned: dict[int, tantivy.Searcher] = {}  # thread id -> its pinned searcher
         self._clauses_memo: dict[Filters, list[tuple[tantivy.Occur, tantivy.Query]] | None] = {}
         self._index = self._open()
 
@@ -353,20 +354,23 @@ class Index:
     # ---- reading ---------------------------------------------------------------------------
 
     def _searcher(self) -> tantivy.Searcher:
-        return self._pinned if self._pinned is not None else self._index.searcher()
+        pinned = self._pinned.get(get_ident())
+        return pinned if pinned is not None else self._index.searcher()
 
     @contextmanager
     def pinned(self) -> Iterator[None]:
-        """Every read inside sees one searcher (one commit): recall compares document addresses
-        and frequencies across its searches, and another process may commit between two of them."""
-        if self._pinned is not None:
+        """Every read inside, in this thread, sees one searcher (one commit): recall compares
+        document addresses and frequencies across its searches, and another process may commit
+        between two of them."""
+        me = get_ident()
+        if me in self._pinned:
             yield
             return
-        self._pinned = self._index.searcher()
+        self._pinned[me] = self._index.searcher()
         try:
             yield
         finally:
-            self._pinned = None
+            del self._pinned[me]
 
     def analyze(self, text: str) -> list[str]:
         seen: dict[str, None] = {}
