@@ -5,11 +5,22 @@
     python benchmarks/bench_hooks.py --workdir /tmp/hb    # keep (and reuse) the corpus and store
     python benchmarks/bench_hooks.py --corpus recall --workdir /tmp/hbr
                                    # the recall benchmark's corpus at 10x (18k sessions, ~193k messages)
+    python benchmarks/bench_hooks.py --corpus recall_hard --sessions 2000 --workdir /tmp/rh
+                                   # recall_hard's long sessions (2,000 distractors ~ 378k messages;
+                                   # a `recall_hard/run.py --workdir` dir is reused as it is)
 
-Two corpora. `synthetic` (corpus.py): a 112-word vocabulary, so every prompt word but the needle is
+Three corpora. `synthetic` (corpus.py): a 112-word vocabulary, so every prompt word but the needle is
 in ~40% of documents — the worst case for recall's work per prompt. `recall` (recall/generate.py):
 six projects' real-shaped sessions, prompts from its labeled queries (hits: the close and
 paraphrased questions, asked from the fact's project) and its unrelated prompts (misses).
+`recall_hard` (recall_hard/generate.py): long sessions (50-400 transcript lines) with near-duplicate
+distractors, ~190 messages a session; prompts from its queries (close, para, para2; both splits:
+speed tunes nothing) and its unrelated prompts, each asked from its project.
+
+The warm prompt hook is measured interleaved with `python -c pass` (one of each in turn), so the
+ratio holds on a loaded machine. Beside the hooks, on the same store and prompts: in-process
+`search()` (warm, one process) and `smriti search <prompt> --json` as a process, also interleaved
+with `python -c pass`.
 
 Every number is a real `smriti hook …` process started the way an agent starts it (stdin JSON,
 stdout read to the end), warm (OS caches hot, bytecode compiled), next to `python -c pass` from
@@ -63,10 +74,15 @@ def build(work: Path, sessions: int, seed: int, kind: str = "synthetic") -> tupl
         from recall.generate import generate as generate_recall
 
         generate_recall(corpus, distractors=sessions, seed=11)
+    elif kind == "recall_hard":
+        sys.path.insert(0, str(Path(__file__).parent / "recall_hard"))
+        from generate import generate as generate_hard  # recall_hard/generate.py
+
+        generate_hard(corpus, distractors=sessions, seed=13)
     else:
         generate(corpus, sessions, seed)
     store = Store(data / "smriti.db")
-    root = corpus / "claude" if kind == "recall" else corpus
+    root = corpus / "claude" if kind in ("recall", "recall_hard") else corpus
     result = ingest(store, Index(data / "index"), load_registry(), UserConfig(), ["claude-code"], [root])
     assert not result.errors, result.errors[:3]
     stats = store.stats()
@@ -79,7 +95,13 @@ def bench_prompts(work: Path, kind: str, sessions: int, n: int) -> list[tuple[st
     """`n` prompts and the cwd each is asked from, alternating one that a session covers and one
     none does."""
     rng = random.Random(7)
-    if kind == "recall":
+    if kind == "recall_hard":
+        meta = json.loads((work / "corpus" / "queries.json").read_text())
+        hits = [(q[k], q["cwd"]) for q in meta["queries"] for k in ("close", "para", "para2")]
+        misses = [(u["prompt"], u["cwd"]) for u in meta["unrelated"]]
+        rng.shuffle(hits)
+        rng.shuffle(misses)
+    elif kind == "recall":
         meta = json.loads((work / "corpus" / "queries.json").read_text())
         hits = [(q[k], q["cwd"]) for q in meta["queries"] for k in ("close", "para")]
         cwds = sorted({q["cwd"] for q in meta["queries"]})
@@ -168,12 +190,15 @@ def wait_for_recorder(data: Path, agent: str, session: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", choices=["synthetic", "recall"], default="synthetic", help="which corpus (see above)")
+    ap.add_argument(
+        "--corpus", choices=["synthetic", "recall", "recall_hard"], default="synthetic", help="which corpus (see above)"
+    )
     ap.add_argument(
         "--sessions",
         type=int,
         default=None,
-        help="corpus size (synthetic: 10k sessions ≈ 200k messages; recall: 18k distractors ≈ 193k)",
+        help="corpus size (synthetic: 10k sessions ≈ 200k messages; recall: 18k distractors ≈ 193k; "
+        "recall_hard: 2k distractors ≈ 378k)",
     )
     ap.add_argument("--runs", type=int, default=200, help="runs per measurement")
     ap.add_argument("--seed", type=int, default=1)
@@ -183,7 +208,7 @@ def main() -> None:
     work = args.workdir or Path(tempfile.mkdtemp(prefix="smriti-bench-hooks-"))
     work.mkdir(parents=True, exist_ok=True)
     if args.sessions is None:
-        args.sessions = 18_000 if args.corpus == "recall" else 10_000
+        args.sessions = {"recall": 18_000, "recall_hard": 2_000}.get(args.corpus, 10_000)
     data, stats = build(work, args.sessions, args.seed, args.corpus)
     home = work / "home"
     home.mkdir(exist_ok=True)
@@ -218,19 +243,27 @@ def main() -> None:
         timed(prompt_cmd, prompt_payload(-1), {**env, "SMRITI_HOOK_SERVER": "0"})
 
     rows: list[tuple[str, list[float], str]] = []
-    base = [timed(baseline_cmd, "", env)[0] for _ in range(args.runs)]
-    rows.append(("`python -c pass` (same venv)", base, ""))
-
     # The warm server: the first prompt hook starts it.
     timed(prompt_cmd, prompt_payload(-2), env)
     wait_for_server(data, env)
+    base: list[float] = []
     hits = []
     injected = 0
-    for i in range(args.runs):
+    for i in range(args.runs):  # interleaved: a shared machine's load falls on both alike
+        base.append(timed(baseline_cmd, "", env)[0])
         ms, out = timed(prompt_cmd, prompt_payload(i), env)
         hits.append(ms)
         injected += bool(out.strip())
+    rows.append(("`python -c pass` (same venv)", base, ""))
     rows.append(("prompt hook, warm recall server (half hits, half misses)", hits, f"{injected}/{args.runs} injected"))
+    search_base: list[float] = []
+    searches: list[float] = []
+    for i in range(max(20, args.runs // 4)):
+        text, _ = prompts[i % len(prompts)]
+        search_base.append(timed(baseline_cmd, "", env)[0])
+        searches.append(timed([SMRITI, "search", text, "--json"], "", env)[0])
+    rows.append(("`python -c pass`, interleaved with the next row", search_base, ""))
+    rows.append(("`smriti search <prompt> --json` as a process", searches, "same prompts"))
     starts = []
     for i in range(max(20, args.runs // 4)):
         payload = json.dumps(
@@ -300,6 +333,20 @@ def main() -> None:
         recaller.answer(req)
         alone.append((time.perf_counter() - t0) * 1000)
     recaller.close()
+    # search() in-process, warm, the same prompts: what `smriti search` runs after its imports.
+    from smriti.index import Index
+    from smriti.search import search
+    from smriti.store import Store
+
+    store, index = Store(data / "smriti.db"), Index(data / "index")
+    for text, _ in prompts[:5]:
+        search(store, index, text, limit=10)
+    in_process = []
+    for text, _ in (prompts[i % len(prompts)] for i in range(args.runs)):
+        t0 = time.perf_counter()
+        search(store, index, text, limit=10)
+        in_process.append((time.perf_counter() - t0) * 1000)
+    store.close()
     subprocess.run(
         [
             sys.executable,
@@ -334,6 +381,10 @@ def main() -> None:
     print(
         f"recall alone (Recaller.answer in-process, warm, same queries): p50 {statistics.median(alone):.1f} ms, "
         f"p99 {pct(alone, 99):.1f} ms"
+    )
+    print(
+        f"search() in-process (warm, same prompts, limit 10): p50 {statistics.median(in_process):.1f} ms, "
+        f"p99 {pct(in_process, 99):.1f} ms"
     )
     p50 = statistics.median(hits)
     rec = statistics.median(spawned)

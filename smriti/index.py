@@ -20,11 +20,13 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from _thread import get_ident  # threading's own source of it, without importing threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import tantivy
 
@@ -48,10 +50,26 @@ VERSION_FILE = "smriti-index.json"
 INACTIVE_STATUSES = ("superseded", "withdrawn")
 TIERS = ("own", "team")  # a document's tier: a session's ("own") or a knowledge item's ("team")
 SMALL_SET = 512  # up to this many sessions, a session filter is a disjunction of term queries
+CLAUSES_MEMO = 16  # filters whose query clauses are kept (the same few serve every search of a prompt)
 
 Progress = Callable[[int, int], None]
-# (score, message rowid, session rowid, knowledge rowid, passage): recall reads thousands per prompt
-RawHit = tuple[float, int, int, int, int]
+Address = tuple[int, int]  # a document's (segment, doc) within one searcher: equal addresses, one document
+
+
+class HitColumns(NamedTuple):
+    """Recall's hits as parallel columns, best first (no object per hit: recall reads thousands per
+    prompt). A field is None for a document without it (none today: every document has all)."""
+
+    # The integer columns are fast field values as Tantivy returns them (typed int | float | bool | None).
+    scores: Sequence[float]
+    mids: Sequence[Any]  # message rowid (< 0: a session digest, 0: a knowledge item)
+    sids: Sequence[Any]  # session rowid
+    kids: Sequence[Any]  # knowledge item rowid, else 0
+    pids: Sequence[Any]  # passage
+    addrs: Sequence[Address]  # only when asked for
+
+
+NO_HITS = HitColumns((), (), (), (), (), ())
 
 
 def _analyzer() -> tantivy.TextAnalyzer:
@@ -139,6 +157,8 @@ class Index:
         self.needs_rebuild = False
         self.read_only = False  # a folder this process cannot write: searched through a shadow copy
         self._sessions_memo: tuple[tuple[int, ...] | None, tantivy.Query | None] = (None, None)
+        self._pinned: dict[int, tantivy.Searcher] = {}  # thread id -> its pinned searcher
+        self._clauses_memo: dict[Filters, list[tuple[tantivy.Occur, tantivy.Query]] | None] = {}
         self._index = self._open()
 
     def _state(self) -> str:
@@ -384,6 +404,25 @@ class Index:
 
     # ---- reading ---------------------------------------------------------------------------
 
+    def _searcher(self) -> tantivy.Searcher:
+        pinned = self._pinned.get(get_ident())
+        return pinned if pinned is not None else self._index.searcher()
+
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """Every read inside, in this thread, sees one searcher (one commit): recall compares
+        document addresses and frequencies across its searches, and another process may commit
+        between two of them."""
+        me = get_ident()
+        if me in self._pinned:
+            yield
+            return
+        self._pinned[me] = self._index.searcher()
+        try:
+            yield
+        finally:
+            del self._pinned[me]
+
     def analyze(self, text: str) -> list[str]:
         seen: dict[str, None] = {}
         for tok in self.analyzer.analyze(text):
@@ -477,7 +516,7 @@ class Index:
         query = self.build_query(self.analyze(text), filters)
         if query is None:
             return []
-        searcher = self._index.searcher()
+        searcher = self._searcher()
         result = searcher.search(query, limit=limit, count=False)
         if not result.hits:
             return []
@@ -496,34 +535,44 @@ class Index:
         query helper): the positive ones inside one constant-score query, the exclusions as they
         are. A MUST term on a field every document has (e.g. status:active) costs a walk over every
         document, so exclusions are cheaper spelled as MUST_NOT. None when nothing can match."""
+        if filters in self._clauses_memo:
+            return self._clauses_memo[filters]  # a prompt's searches share two or three filters
         clauses = self._filter_clauses(filters)
-        if clauses is None:
-            return None
-        must = [c for c in clauses if c[0] == tantivy.Occur.Must]
-        out = [c for c in clauses if c[0] != tantivy.Occur.Must]
-        if must:
-            out.insert(0, (tantivy.Occur.Must, tantivy.Query.const_score_query(tantivy.Query.boolean_query(must), 0.0)))
+        out = None
+        if clauses is not None:
+            must = [c for c in clauses if c[0] == tantivy.Occur.Must]
+            out = [c for c in clauses if c[0] != tantivy.Occur.Must]
+            if must:
+                whole = tantivy.Query.const_score_query(tantivy.Query.boolean_query(must), 0.0)
+                out.insert(0, (tantivy.Occur.Must, whole))
+        if len(self._clauses_memo) >= CLAUSES_MEMO:
+            self._clauses_memo.clear()
+        self._clauses_memo[filters] = out
         return out
 
-    def _run(self, text_q: tantivy.Query, filters: Filters, limit: int) -> list[RawHit]:
+    def _text_and_filters(self, text_q: tantivy.Query, filters: Filters) -> tantivy.Query | None:
         clauses = self.filter_clauses(filters)
         if clauses is None:
-            return []
-        query = tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), *clauses]) if clauses else text_q
-        searcher = self._index.searcher()
+            return None
+        return tantivy.Query.boolean_query([(tantivy.Occur.Must, text_q), *clauses]) if clauses else text_q
+
+    def _run(self, text_q: tantivy.Query, filters: Filters, limit: int, *, addresses: bool = False) -> HitColumns:
+        query = self._text_and_filters(text_q, filters)
+        if query is None:
+            return NO_HITS
+        searcher = self._searcher()
         result = searcher.search(query, limit=limit, count=False)
         if not result.hits:
-            return []
+            return NO_HITS
         addrs = [addr for _, addr in result.hits]
-        mids = searcher.fast_field_values("mid", addrs)
-        sids = searcher.fast_field_values("sid", addrs)
-        kids = searcher.fast_field_values("kid", addrs)
-        pids = searcher.fast_field_values("pid", addrs)
-        return [
-            (score, int(m), int(s or 0), int(k or 0), int(p or 0))
-            for (score, _), m, s, k, p in zip(result.hits, mids, sids, kids, pids, strict=True)
-            if m is not None
-        ]
+        return HitColumns(
+            [score for score, _ in result.hits],
+            searcher.fast_field_values("mid", addrs),
+            searcher.fast_field_values("sid", addrs),
+            searcher.fast_field_values("kid", addrs),
+            searcher.fast_field_values("pid", addrs),
+            [(a.segment_ord, a.doc) for a in addrs] if addresses else [],
+        )
 
     def _best_of(self, alternatives: list[tuple[list[str], float]]) -> tantivy.Query | None:
         subs = []
@@ -537,34 +586,54 @@ class Index:
             return None
         return subs[0] if len(subs) == 1 else tantivy.Query.disjunction_max_query(subs)
 
+    def _any_of_groups(self, groups: list[list[tuple[list[str], float]]]) -> tantivy.Query | None:
+        subs = [q for q in map(self._best_of, groups) if q is not None]
+        if not subs:
+            return None
+        return subs[0] if len(subs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in subs])
+
     def search_best_of(
-        self, alternatives: list[tuple[list[str], float]], filters: Filters = Filters(), limit: int = 200
-    ) -> list[RawHit]:
+        self,
+        alternatives: list[tuple[list[str], float]],
+        filters: Filters = Filters(),
+        limit: int = 200,
+        *,
+        addresses: bool = False,
+    ) -> HitColumns:
         """Recall's query helper: documents matching any of `alternatives` (analyzed words that must
         all occur, and a weight), each scored by its best alternative's BM25 times that weight
-        (a disjunction-max of boosted queries; the filters add nothing to the score). Returns
-        plain (score, message_rowid, session_rowid, knowledge_rowid, passage) tuples:
-        recall reads thousands per prompt."""
+        (a disjunction-max of boosted queries; the filters add nothing to the score). Returned as
+        columns, not one object per hit: recall reads thousands per prompt. With `addresses`, each
+        hit's document address too (comparable only within one `pinned()` block)."""
         text_q = self._best_of(alternatives)
-        return [] if text_q is None else self._run(text_q, filters, limit)
+        return NO_HITS if text_q is None else self._run(text_q, filters, limit, addresses=addresses)
 
     def search_any_of(
         self, groups: list[list[tuple[list[str], float]]], filters: Filters = Filters(), limit: int = 200
-    ) -> list[RawHit]:
+    ) -> HitColumns:
         """Documents matching any of `groups` (each a `search_best_of` alternatives list), scored by
         the sum of each group's best-alternative score: the documents that hold most of them first."""
-        subs = [q for q in map(self._best_of, groups) if q is not None]
-        if not subs:
-            return []
-        text_q = subs[0] if len(subs) == 1 else tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in subs])
-        return self._run(text_q, filters, limit)
+        text_q = self._any_of_groups(groups)
+        return NO_HITS if text_q is None else self._run(text_q, filters, limit)
+
+    def addresses_any_of(
+        self, groups: list[list[tuple[list[str], float]]], filters: Filters = Filters(), limit: int = 200
+    ) -> set[Address]:
+        """The addresses of (up to `limit`) documents matching any of `groups`: one search that says
+        which of several searches' hits pass a further filter, without reading their fields."""
+        text_q = self._any_of_groups(groups)
+        query = None if text_q is None else self._text_and_filters(text_q, filters)
+        if query is None:
+            return set()
+        result = self._searcher().search(query, limit=max(limit, 1), count=False)
+        return {(addr.segment_ord, addr.doc) for _, addr in result.hits}
 
     def idf(self, terms: list[str]) -> dict[str, float]:
         """BM25's inverse document frequency of each analyzed term in the text field (a term no
         document holds gets the highest value: it is the rarest)."""
         import math
 
-        searcher = self._index.searcher()
+        searcher = self._searcher()
         n = max(searcher.num_docs, 1)
         out = {}
         for t in terms:
@@ -574,11 +643,11 @@ class Index:
 
     def doc_freqs(self, terms: Iterable[str], field: str = "text") -> dict[str, int]:
         """How many documents hold each term (analyzed for the text field, raw for the others)."""
-        searcher = self._index.searcher()
+        searcher = self._searcher()
         return {t: searcher.doc_freq(field, t) for t in terms}
 
     def num_docs(self) -> int:
-        return self._index.searcher().num_docs
+        return self._searcher().num_docs
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.dir.rglob("*") if p.is_file())

@@ -11,10 +11,13 @@ and benchmarks/longmemeval):
   its MAX_CONCEPTS rarest concepts the store knows.
 - One search per concept for its own words and one for its expansions (a disjunction-max of
   boosted term queries; expansions at EXPANSION_WEIGHT) over message, session-digest and
-  knowledge-section documents, over the whole store and again within the asking project, filters
-  inside the query. A concept more documents hold than the PER_TERM cap is not searched alone: one
-  search over all such common concepts finds the documents that hold most of them. A cheap first
-  ranking picks the POOL best candidates; the common concepts are searched again within them.
+  knowledge-section documents, over the whole store, filters inside the query; such a search finds
+  every document that holds the concept, and one search for all of them within the asking project
+  says which of those hits lie there (the project's own candidates are never crowded out). A
+  concept more documents hold than the PER_TERM cap is not searched alone: one search over all such
+  common concepts finds the documents that hold most of them (over the store and within the
+  project). A cheap first ranking picks the POOL best candidates; the common concepts are searched
+  again within them. All of a prompt's searches read one commit of the index (`Index.pinned`).
 - Passages, not length: every document belongs to a passage (a window of PASSAGE_MESSAGES
   messages of a user turn, a session's digest, a section of a knowledge item). A passage scores
   the sum over concepts of each concept's best match inside it; a candidate scores its best
@@ -67,7 +70,7 @@ from pathlib import Path
 from typing import Any
 
 from smriti import untrusted
-from smriti.index import INACTIVE_STATUSES, Filters, Index, RawHit, sections
+from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
 from smriti.timewords import time_words
 
@@ -87,6 +90,9 @@ IDF_MIN_DOCS = 1000  # concept weights are computed as if the store held at leas
 PER_TERM = 200  # hits per concept search in the first pass, over the whole store ...
 PER_TERM_BESIDE_PROJECT = 100  # ... or this many when it is also searched within the asking project
 LOCAL_PER_TERM = 200  # ... for that
+# A channel searched alone has fewer matching documents than PER_TERM_BESIDE_PROJECT, so its search
+# within the project (LOCAL_PER_TERM) is exhaustive too, and equals its hits in the project (`rank`).
+assert PER_TERM_BESIDE_PROJECT <= LOCAL_PER_TERM
 POOL = 50  # candidates scored in full (their common concepts searched again)
 REFINE_LIMIT = 2000
 PROJECT_BOOST = 1.5
@@ -221,6 +227,23 @@ def _synsets(index: Index) -> list[list[tuple[str, ...]]]:
     return _SYNSETS[key]
 
 
+_BY_FIRST: dict[int, dict[str, list[tuple[tuple[str, ...], int]]]] = {}
+
+
+def _synsets_by_first(index: Index) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+    """The expansion table's members by their first word, with their set's number (built once per
+    analyzer: rebuilding it cost every prompt more than analyzing it)."""
+    key = id(index.analyzer)
+    if key not in _BY_FIRST:
+        by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for i, members in enumerate(_synsets(index)):
+            for m in members:
+                by_first.setdefault(m[0], []).append((m, i))
+        _BY_FIRST.clear()
+        _BY_FIRST[key] = by_first
+    return _BY_FIRST[key]
+
+
 def query_concepts(index: Index, query: str) -> list[Concept]:
     """The query's concepts: its words, a phrase of the expansion table standing for one concept
     with the table's other members as expansions. A term of several words ("rate limit") matches a
@@ -229,10 +252,7 @@ def query_concepts(index: Index, query: str) -> list[Concept]:
     stops = _stops(index)
     tokens = list(index.analyzer.analyze(query))
     synsets = _synsets(index)
-    by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
-    for i, members in enumerate(synsets):
-        for m in members:
-            by_first.setdefault(m[0], []).append((m, i))
+    by_first = _synsets_by_first(index)
     concepts: list[Concept] = []
     seen: set[frozenset[str]] = set()
     pos = 0
@@ -279,12 +299,34 @@ def _age_days(ts: str | None, now: datetime) -> float | None:
 
 
 Key = tuple[str, int]  # ("session", session rowid) | ("knowledge", item rowid)
-Doc = tuple[int, int, int]  # (passage, item rowid, message rowid)
-Docs = dict[Key, dict[Doc, float]]  # candidate -> document -> score
+# candidate -> passage -> its best document's score. Ranking reads no more than a passage's best
+# match per concept (`_score`) and a candidate's best (`_pool`): the maximum per passage, kept as
+# hits arrive, equals the maximum over its documents (and a message's chunks count once, at their best).
+Docs = dict[Key, dict[int, float]]
 
 
-def _key(hit: RawHit) -> Key:
-    return ("knowledge", hit[3]) if hit[3] else ("session", hit[2])
+def _keys(hits: HitColumns) -> set[Key]:
+    return {
+        ("knowledge", k) if k else ("session", sid or 0)
+        for m, sid, k in zip(hits.mids, hits.sids, hits.kids, strict=True)
+        if m is not None
+    }
+
+
+def _only(hits: HitColumns, addresses: set[Address]) -> HitColumns:
+    """The hits whose document address is in `addresses`, in their order."""
+    keep = [n for n, a in enumerate(hits.addrs) if a in addresses]
+    if len(keep) == len(hits.scores):
+        return hits
+    scores, mids, sids, kids, pids, addrs = hits
+    return HitColumns(
+        [scores[n] for n in keep],
+        [mids[n] for n in keep],
+        [sids[n] for n in keep],
+        [kids[n] for n in keep],
+        [pids[n] for n in keep],
+        [addrs[n] for n in keep],
+    )
 
 
 def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple[str, ...] = ()) -> list[Candidate]:
@@ -292,8 +334,10 @@ def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple
 
     A concept is searched for its own words and, separately, for its expansions (each a
     disjunction-max, so a document scores its best alternative). A search that names few documents
-    runs over the whole store and, when the asking project is known, once more within it (so its
-    sessions are not crowded out by other projects'). A common one (more documents than PER_TERM,
+    (fewer than its limit, so it returns them all) runs over the whole store; when the asking
+    project is known, its hits in the project count again as the project's own (so its sessions are
+    not crowded out by other projects'), found by one search over all such concepts within the
+    project, by document address, not by one more search per concept. A common one (more documents than PER_TERM,
     from the index's document frequencies) is not searched alone: its top hits by BM25 would only be
     the shortest documents that hold a common word. It counts as matched in a cheap first ranking,
     and the documents that hold most common concepts are found by one search over all of them,
@@ -315,28 +359,37 @@ def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple
         return sum(min(df[w] for w in words) for words, _ in alternatives)
 
     common = [n for n, (_, _, alts) in enumerate(channels) if documents(alts) >= per_term]
+    rare = [n for n in range(len(channels)) if n not in common]
+    # A rare channel's search is exhaustive (fewer documents hold its words than its limit), so its
+    # search within the asking project would return exactly its hits that lie in the project: one
+    # search over all rare channels within the project says which those are (by document address,
+    # one pinned searcher), instead of one more search per channel.
+    in_project_addrs: set[Address] = set()
+    if in_project is not None and rare:
+        bound = sum(documents(channels[n][2]) for n in rare)
+        in_project_addrs = index.addresses_any_of([channels[n][2] for n in rare], in_project, limit=bound)
     hits: list[Docs] = []
-    local: set[tuple[str, int]] = set()
+    local: set[Key] = set()
     for n, (_, _, alternatives) in enumerate(channels):
         if n in common:
             hits.append({})
             continue
-        found = index.search_best_of(alternatives, filters, limit=per_term)
+        found = index.search_best_of(alternatives, filters, limit=per_term, addresses=in_project is not None)
+        docs = _collect(found)
         if in_project is not None:
-            mine = index.search_best_of(alternatives, in_project, limit=LOCAL_PER_TERM)
-            local.update(_key(h) for h in mine)
-            found += mine
-        hits.append(_collect(found))
+            mine = _only(found, in_project_addrs)
+            local.update(_keys(mine))
+            _collect(mine, docs)
+        hits.append(docs)
     partial = {channels[n][0] for n in common}
     extra: Docs = {}
     if common and _common_may_clear(concepts, partial):
         groups = [channels[n][2] for n in common]
-        found = index.search_any_of(groups, filters, limit=POOL)
+        extra = _collect(index.search_any_of(groups, filters, limit=POOL))
         if in_project is not None:
             mine = index.search_any_of(groups, in_project, limit=POOL)
-            local.update(_key(h) for h in mine)
-            found += mine
-        extra = _collect(found)
+            local.update(_keys(mine))
+            _collect(mine, extra)
     pool = _pool(concepts, channels, hits, local, partial, extra)
     if common and pool:
         sids = tuple(sorted({rowid for kind, rowid in pool if kind == "session"} | {0}))
@@ -357,18 +410,23 @@ def _common_may_clear(concepts: list[Concept], common: set[int]) -> bool:
     return _floor(coverage, len(common), specific, len(concepts))
 
 
-def _collect(hits: list[RawHit]) -> Docs:
-    out: Docs = {}
-    for score, mid, sid, kid, pid in hits:
-        key = ("knowledge", kid) if kid else ("session", sid)
+def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
+    """Hits by candidate and passage (its best document's score), into `into` if given."""
+    out: Docs = {} if into is None else into
+    for score, mid, sid, kid, pid in zip(hits.scores, hits.mids, hits.sids, hits.kids, hits.pids, strict=True):
+        if mid is None:
+            continue
+        key = ("knowledge", kid) if kid else ("session", sid or 0)
         if key[1] == 0:
             continue
         if mid < 0:
             score *= DIGEST_WEIGHT
-        docs = out.setdefault(key, {})
-        d = (pid, kid, mid)
-        if score > docs.get(d, 0.0):  # chunks of one message count once, at their best
-            docs[d] = score
+        passages = out.get(key)
+        if passages is None:
+            passages = out[key] = {}
+        pid = pid or 0
+        if score > passages.get(pid, 0.0):
+            passages[pid] = score
     return out
 
 
@@ -443,7 +501,7 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
             got = credit[key]
             if got.get(i, 0.0) < weight:
                 got[i] = weight
-            for (pid, _, _), v in docs.items():
+            for pid, v in docs.items():
                 in_passage = passages.get(pid)
                 if in_passage is None:
                     passages[pid] = {i: v}
@@ -602,12 +660,13 @@ def recall(
     now = now or datetime.now(UTC)
     # Time words say when, not what: they narrow by date and are not looked for.
     window, query = time_words(cut_query(query), now)
-    concepts = _prepare(index, query)
-    if not concepts:
-        return RecallResult("", [])
-    exclude = tuple(store.session_rowids_for_native(exclude_native_ids))
-    filters = Filters(exclude_sessions=exclude, exclude_statuses=INACTIVE_STATUSES)
-    ranked = rank(index, concepts, filters, tuple(project or ()))
+    with index.pinned():  # one commit's view for the frequencies and every search (see `rank`)
+        concepts = _prepare(index, query)
+        if not concepts:
+            return RecallResult("", [])
+        exclude = tuple(store.session_rowids_for_native(exclude_native_ids))
+        filters = Filters(exclude_sessions=exclude, exclude_statuses=INACTIVE_STATUSES)
+        ranked = rank(index, concepts, filters, tuple(project or ()))
     # The floor decides whether to speak at all: at least one candidate must clear it (or clearly
     # beat the rest). Once it does, candidates below it that score close to the best one that
     # clears follow it (FOLLOW_SHARE): a question's evidence is often spread over several sessions.
