@@ -215,9 +215,15 @@ def ingest(
     progress: Progress | None = None,
 ) -> IngestResult:
     result = IngestResult()
-    tasks = plan_sources(registry, config, agents or [], paths or [], result, known_project_roots(store))
+    roots = known_project_roots(store)
+    tasks = plan_sources(registry, config, agents or [], paths or [], result, roots)
     known = store.all_source_states()
     enricher = Enricher(store)
+    # A team's config holds regexes that are vetted by running them (smriti.saferegex: up to seconds
+    # for a hostile one). Every known repo's is loaded here, before the first write transaction, so
+    # that work never holds the write lock; only a repo first seen in this run loads inside its batch.
+    for root in roots:
+        enricher.settings_for_repo(str(root))
     result.files_seen = len(tasks)
     done = 0
     for start in range(0, len(tasks), BATCH_SOURCES):

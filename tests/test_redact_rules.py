@@ -148,3 +148,20 @@ def test_no_rule_fires_on_a_cut_off_secret(entry: dict) -> None:
     secret = secret_of(text)
     cut = text.replace(secret, secret[:6])
     assert not [f for f in scan(f"note: {cut}\n") if f.rule == entry["name"]], cut
+
+
+@pytest.mark.parametrize(
+    "session",
+    ["4d5611e5-241a-462a-8d15-5122611a9569/agent-acompact-e1f845", "sess-parent-abc/agent-a1b2c3d4e5f6"],
+)
+def test_a_sub_agent_session_id_in_frontmatter_is_not_a_secret(session: str) -> None:
+    # Every shared file of a Claude sub-agent carries `session: "<parent>/agent-<id>"`; flagged, `smriti
+    # check` failed on files `smriti share` had just written (seen on the shared fixtures).
+    text = f'session: "{session}"\n'
+    assert redact(text).text == text
+    assert scan(text) == []
+
+
+def test_a_random_token_with_a_slash_is_still_found() -> None:
+    value = "Xk9mQ2pL7wZ4nR8vT1yC6aB3" + "/" + "Hj5Kw2Lp9Qz"
+    assert value not in redact(f'value: "{value}"\n').text

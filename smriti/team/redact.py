@@ -917,6 +917,17 @@ _HAS_DIGIT = re.compile(r"[0-9]")
 _CONSTANT_RE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
+_ID_SEGMENT_RE = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
+
+
+def _is_id_path(value: str) -> bool:
+    """Lower-case, hyphenated names joined by `/`, one of them a hex id (`sess-parent/agent-a1b2c3d4`,
+    `<uuid>/agent-acompact-e1f845`): how agents name a sub-agent's session, written into every shared
+    file's frontmatter. A random token has upper case or no hex-id segment."""
+    parts = value.split("/")
+    return all(_ID_SEGMENT_RE.fullmatch(p) for p in parts) and any(len(p) >= 6 and _HEX_RE.fullmatch(p) for p in parts)
+
+
 def _looks_random(value: str, threshold: float, min_length: int) -> bool:
     """The high-entropy test for a value assigned to a variable that is not secret-named.
 
@@ -938,6 +949,8 @@ def _looks_random(value: str, threshold: float, min_length: int) -> bool:
         return False
     if _HEX_RE.fullmatch(value) or _DIGEST_RE.match(value) or _VERSION_RE.fullmatch(value):
         return False  # git SHAs, UUIDs, digests, versions
+    if "/" in value and _is_id_path(value):
+        return False  # ids joined by a slash: a sub-agent's session id `<uuid>/agent-acompact-e1f845`
     if "/" in value and (_PATHLIKE_RE.match(value) or value.count("/") >= 2 and value.lower() == value):
         return False  # paths
     if _CODE_DOTTED_RE.fullmatch(value) or _CONSTANT_RE.fullmatch(value):
