@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import apsw
 
@@ -26,6 +26,28 @@ READ_ONLY_ERRORS: tuple[type[Exception], ...] = (apsw.ReadOnlyError,)
 BUSY_ERRORS: tuple[type[Exception], ...] = (apsw.BusyError, apsw.LockedError)
 # A write the OS failed (SQLite says "disk I/O error" for a file size limit or a failing disk).
 IO_ERRORS: tuple[type[Exception], ...] = (apsw.IOError,)
+
+
+T = TypeVar("T")
+
+# `in (…)` lists go in chunks: SQLite caps the parameters of one statement (999 in older builds).
+IN_CHUNK = 500
+
+
+def in_chunks(values: Sequence[T], size: int = IN_CHUNK) -> Iterator[tuple[Sequence[T], str]]:
+    """`values` in chunks of at most `size`, each with its `?,?,…` placeholders for an `in (…)` list."""
+    for start in range(0, len(values), size):
+        chunk = values[start : start + size]
+        yield chunk, ",".join("?" * len(chunk))
+
+
+def where_in(column: str, values: Sequence[T] | None) -> Iterator[tuple[str, list[T]]]:
+    """(where clause, its arguments) pairs that cover `values` in chunks; None: one clause for every row."""
+    if values is None:
+        yield "1", []
+        return
+    for chunk, marks in in_chunks(values):
+        yield f"{column} in ({marks})", list(chunk)
 
 
 def utc_now() -> str:

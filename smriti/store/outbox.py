@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from smriti.models import UNINDEXED_KINDS
-from smriti.store.connection import StoreConnection
+from smriti.store.connection import StoreConnection, where_in
 from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
 
 
@@ -27,16 +27,12 @@ class OutboxMixin(StoreConnection):
         return self._scalar("select count(*) from outbox")
 
     def index_docs_for_messages(self, message_rowids: list[int]) -> Iterator[IndexDoc]:
-        for chunk_start in range(0, len(message_rowids), 500):
-            chunk = message_rowids[chunk_start : chunk_start + 500]
-            marks = ",".join("?" * len(chunk))
-            yield from self._index_docs(f"m.id in ({marks})", chunk)
+        for where, args in where_in("m.id", message_rowids):
+            yield from self._index_docs(where, args)
 
     def index_docs_for_sessions(self, session_rowids: list[int]) -> Iterator[IndexDoc]:
-        for chunk_start in range(0, len(session_rowids), 500):
-            chunk = session_rowids[chunk_start : chunk_start + 500]
-            marks = ",".join("?" * len(chunk))
-            yield from self._index_docs(f"m.session in ({marks})", chunk)
+        for where, args in where_in("m.session", session_rowids):
+            yield from self._index_docs(where, args)
 
     def all_index_docs(self) -> Iterator[IndexDoc]:
         yield from self._index_docs("1", [])
@@ -75,14 +71,12 @@ class OutboxMixin(StoreConnection):
     def digest_docs(self, session_rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
         """One document per session digest (title, summary, entities), keyed by -session rowid."""
         ids = None if session_rowids is None else sorted(set(session_rowids))
-        chunks = [None] if ids is None else [ids[i : i + 500] for i in range(0, len(ids), 500)]
-        for chunk in chunks:
-            where = "1" if chunk is None else f"d.session in ({','.join('?' * len(chunk))})"
+        for where, args in where_in("d.session", ids):
             for r in self.conn.execute(
                 "select d.session, d.title, d.summary, d.entities, s.agent, s.project, s.category, "
                 "coalesce(s.ended_at, s.started_at) from digests d join sessions s on s.id = d.session "
                 f"where {where}",
-                chunk or [],
+                args,
             ):
                 entities = json.loads(r[3])
                 text = "\n".join(
@@ -100,13 +94,11 @@ class OutboxMixin(StoreConnection):
     def knowledge_docs(self, rowids: Iterable[int] | None = None) -> Iterator[IndexDoc]:
         """Index documents for knowledge items: title, tags, files and body; `message_rowid` 0."""
         ids = None if rowids is None else sorted(set(rowids))
-        chunks = [None] if ids is None else [ids[i : i + 500] for i in range(0, len(ids), 500)]
-        for chunk in chunks:
-            where = "1" if chunk is None else f"id in ({','.join('?' * len(chunk))})"
+        for where, args in where_in("id", ids):
             for r in self.conn.execute(
                 "select id, title, tags, files, body, category, agent, repo, created, status from knowledge "
                 f"where {where}",
-                chunk or [],
+                args,
             ):
                 text = "\n".join([r[1], " ".join(json.loads(r[2])), " ".join(json.loads(r[3])), r[4]])
                 yield IndexDoc(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from smriti.store.connection import in_chunks
 from smriti.store.sessions import SessionsMixin
 
 
@@ -65,8 +66,7 @@ class RelationsMixin(SessionsMixin):
         if not ids:
             return {}
         out: dict[int, set[int]] = {}
-        for chunk in (ids[i : i + 500] for i in range(0, len(ids), 500)):
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(ids):
             for newer, older in self.conn.execute(
                 f"select session, other from session_relations where relation = 'supersedes' and other in ({marks})",
                 chunk,

@@ -11,6 +11,7 @@ from smriti.models import UNINDEXED_KINDS, Message, Session
 from smriti.store.connection import (
     StoreConnection,
     earliest,
+    in_chunks,
     key_hash,
     latest,
     like_escape,
@@ -20,9 +21,6 @@ from smriti.store.connection import (
     utc_now,
 )
 from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteResult
-
-# Values per `in (...)` list: under SQLite's bound-parameter limit, big enough to be few queries.
-_IN_CHUNK = 500
 
 _SESSION_COLS = (
     "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
@@ -159,9 +157,7 @@ class SessionsMixin(StoreConnection):
         if len(set(hashes)) != len(hashes):
             return None
         c = self.conn
-        for start in range(0, len(hashes), _IN_CHUNK):
-            chunk = hashes[start : start + _IN_CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(hashes):
             if c.execute(f"select 1 from messages where key_hash in ({marks}) limit 1", chunk).fetchone():
                 return None
         rows = [
@@ -283,9 +279,7 @@ class SessionsMixin(StoreConnection):
         ids: dict[bytes, int] = {}
         digests = list(by_hash)
         c = self.conn
-        for start in range(0, len(digests), _IN_CHUNK):
-            chunk = digests[start : start + _IN_CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(digests):
             ids.update(c.execute(f"select hash, id from blobs where hash in ({marks})", chunk))
         new = [(d, t) for d, t in by_hash.items() if d not in ids]
         if new:

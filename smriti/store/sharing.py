@@ -6,10 +6,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from smriti.store.connection import StoreConnection, utc_now
-
-# Values per `in (...)` list: under SQLite's bound-parameter limit.
-_IN_CHUNK = 500
+from smriti.store.connection import StoreConnection, in_chunks, utc_now
 
 
 class SharingMixin(StoreConnection):
@@ -57,9 +54,7 @@ class SharingMixin(StoreConnection):
         hashers = {rowid: hashlib.sha256() for rowid in session_rowids}
         ids = list(hashers)
         c = self.conn
-        for start in range(0, len(ids), _IN_CHUNK):
-            chunk = ids[start : start + _IN_CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(ids):
             for row in c.execute(
                 "select m.session, m.seq, m.role, m.kind, m.ts, m.tool_name, m.tool_input, m.files, m.sidechain, "
                 f"m.action, b.hash from messages m join blobs b on b.id = m.blob where m.session in ({marks}) "
