@@ -124,23 +124,14 @@ def _check_agents(app: App, agents: tuple[str, ...] | list[str]) -> None:
 
 def _check_category(app: App, category: str | None, repo: Path | None = None) -> None:
     """A category that exists nowhere would filter everything out without a word: a usage error
-    (exit 2) listing the valid ones, as `smriti tag` does. Valid: the taxonomy (the team's own
-    categories of `repo` included) and the categories of knowledge items synced from a team."""
+    (exit 2) listing the valid ones, as `smriti tag` does."""
     if not category:
         return
-    value = category.strip("/")
-    synced = {r["category"] for r in app.store.knowledge_counts()}
-    if app.store.has_category(value) or value in synced:
-        return
-    from smriti.digest.apply import Enricher
+    from smriti.digest.apply import unknown_category
 
-    # The taxonomy (the team's too) is written to the store when an ingest first uses it; one that
-    # has not happened yet must not make a built-in category unknown.
-    Enricher(app.store).settings_for_repo(str(repo) if repo else None)
-    if app.store.has_category(value):
-        return
-    known = sorted({r["id"] for r in app.store.category_rows()} | synced)
-    raise click.BadParameter(f"unknown category {category!r}; known: {', '.join(known)}", param_hint="'--category'")
+    known = unknown_category(app.store, category, str(repo) if repo else None)
+    if known is not None:
+        raise click.BadParameter(f"unknown category {category!r}; known: {', '.join(known)}", param_hint="'--category'")
 
 
 # Warnings a text ingest prints before "and N more": a first ingest of a whole machine can find
