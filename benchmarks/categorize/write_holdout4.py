@@ -553,7 +553,7 @@ S(
 S(
     "bug/report",
     "copilot",
-    "Document steps for Kafka consumer lag spike",
+    "orders-projector lag incident writeup",
     U(
         "Can you help me write the incident bug report for yesterday? Facts: 14:02 UTC consumer group orders-projector lag jumped from ~0 to 1.8M messages. It recovered by 15:40. Deploy of orders-projector v2.31 at 13:58. Rebalance storms in logs: 'Attempt to heartbeat failed since group is rebalancing' every few seconds. max.poll.interval.ms is 300000. v2.31 added a call to the pricing API inside the poll loop. We don't know the root cause 100% yet."
     ),
@@ -832,7 +832,7 @@ S(
 S(
     "code/pattern",
     "copilot",
-    "Outbox pattern explanation with Spring example",
+    "Transactional outbox in Spring Boot",
     U(
         "we publish to rabbit after saving to db in the same service method and sometimes the event is sent but the tx rolls back. someone said 'use transactional outbox'. how does that pattern look in spring boot concretely?"
     ),
@@ -1159,7 +1159,7 @@ S(
 S(
     "architecture/decision",
     "cursor",
-    "Record decision to use event sourcing only for ledger",
+    "Event sourcing only for the ledger",
     U(
         "after 2 weeks of back and forth we landed on: event sourcing ONLY for the ledger bounded context, everything else stays CRUD. can you help me write this decision so people stop reopening it? include why not everywhere"
     ),
@@ -1204,7 +1204,7 @@ S(
 S(
     "architecture/decision",
     "gemini-cli",
-    "Decide: keep GraphQL gateway or go BFF",
+    "GraphQL gateway out, BFFs in",
     U(
         "so we've been arguing for a month about the graphql federation gateway vs per-client BFFs. the decision is made: BFFs (one for web, one for mobile), the gateway is removed by Q3. I need the architecture decision record, short, and a note for the mobile team about what changes for them"
     ),
@@ -1271,7 +1271,7 @@ S(
 S(
     "architecture/tradeoff",
     "cursor",
-    "Tradeoffs: caching layer Redis vs in-process",
+    "Pricing cache: Redis or Caffeine per pod",
     U(
         "our product API reads pricing from postgres on every request (~3k rps). we want caching. option a: redis shared cache. option b: in-process caffeine cache per pod (we have 12 pods). prices change ~100 times/day and must be consistent within 5s. what are the tradeoffs"
     ),
@@ -1299,7 +1299,7 @@ S(
 S(
     "architecture/tradeoff",
     "codex",
-    "Queue choice tradeoff: SQS vs Kafka for our workload",
+    "Order events: SNS/SQS or MSK",
     U(
         "we need a queue for order events (~500/s peak), 3 consumers (email, analytics, warehouse). options: SQS+SNS fanout or MSK kafka. lay out the tradeoffs for this workload, we're all-in on AWS and a 5 person team"
     ),
@@ -1315,7 +1315,7 @@ S(
 S(
     "architecture/tradeoff",
     "copilot",
-    "Weighing server-side rendering vs SPA for dashboard",
+    "Admin dashboard slow first load - SSR?",
     U(
         "our admin dashboard is a CRA SPA, slow first load (4s on 3G). options: move to Next.js with SSR, or keep SPA and optimise (code splitting etc). whats the tradeoff for an internal admin tool"
     ),
@@ -1383,7 +1383,7 @@ S(
 S(
     "feature/requirement",
     "codex",
-    "Turn customer feedback into feature requirements",
+    "Recurring bookings from support tickets",
     U(
         "here are 9 support tickets about 'recurring bookings' in our salon booking app (pasted below). extract what customers actually need and write requirements with priorities. don't design the UI.\n\n1. 'I see Maria every 4 weeks, have to book each time manually'\n2. 'can I book the same slot every tuesday?'\n3. 'when my stylist is sick all my future appointments should move'\n4. 'I want to cancel just one of the series'\n5. 'please remind me 1 day before'\n6. (salon owner) 'recurring clients block prime slots months ahead, need a limit'\n7. 'every 2 weeks but skip christmas'\n8. 'same as #2'\n9. (salon owner) 'need to see all series of a client'"
     ),
@@ -2499,7 +2499,7 @@ S(
 S(
     "decision/process",
     "copilot",
-    "Decide on definition of done including tests and docs",
+    "Definition of done: merged or deployed?",
     U(
         "team keeps arguing whether a ticket is 'done' when merged or when deployed. also docs. help me settle a definition of done we can all agree on. web team, continuous deploy to staging, weekly prod release"
     ),
@@ -2590,7 +2590,7 @@ S(
 S(
     "decision/tooling",
     "aider",
-    "Choose between GitHub Actions and GitLab CI after migration",
+    "Replace Jenkins after moving to GitHub?",
     U(
         "we're moving our code from bitbucket to github. jenkins currently runs CI. team wants to drop jenkins. github actions or keep jenkins? decide, we have 40 pipelines, some need GPU runners and one needs a mac"
     ),
@@ -2851,7 +2851,7 @@ S(
 S(
     "topic/explanation",
     "codex",
-    "Explain what this regex in our code does",
+    "Email regex in validators.py rejects some addresses",
     U(
         "what does this regex in validators.py actually do? nobody on the team knows and it's rejecting some emails\n\n^(?=.{1,254}$)(?=.{1,64}@)[\\w!#$%&'*+/=?^`{|}~-]+(?:\\.[\\w!#$%&'*+/=?^`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z]{2,}$"
     ),
@@ -2919,7 +2919,7 @@ S(
 S(
     "topic/comparison",
     "gemini-cli",
-    "Postgres vs MySQL for our use case, then decision",
+    "Postgres or MySQL for the new SaaS",
     U(
         "new project, we need to choose postgres or mysql. what are the real differences today (2024), not the 2010 flamewar stuff. workload: saas, json columns, some full text search, reporting queries"
     ),
@@ -2961,7 +2961,7 @@ S(
 S(
     "topic/comparison",
     "aider",
-    "Compare Go channels vs mutex for shared counter",
+    "channels or mutex for counter map",
     U(
         "for a shared map of counters updated from many goroutines, is channel or mutex better? people say 'share memory by communicating' but mutex seems simpler"
     ),
@@ -3531,6 +3531,109 @@ MORE(
     A(
         "`'static` means \"valid for the whole rest of the program\". Two flavours:\n- `&'static str`: a reference to data that never goes away — string literals are baked into the binary.\n- `T: 'static` as a *bound* (what tokio wants for `tokio::spawn`): the type contains no borrowed references with a shorter lifetime. Owned types like `String`, `Vec<u8>` or `Arc<Config>` are `'static` even though they're dropped at some point.\n\nTokio requires it because a spawned task may outlive the function that spawned it; if the task borrowed a local variable, it could read it after it's gone. The fix is almost always: move owned data into the task (`async move`), cloning an `Arc` first if several tasks need it.\n\nThat's a good stopping point — next session: traits and generics with lifetimes."
     ),
+)
+
+MORE(
+    "h4-bug-investigation-3",
+    U(
+        "wait, before I write the ticket — are we sure refunds never take part? finance says deadlocks also happened on a sunday when no batch runs"
+    ),
+    T(
+        "run_terminal_cmd",
+        "grep -h 'deadlock detected' logs/postgres-*.log | awk '{print $1}' | sort | uniq -c",
+        "      4 2024-04-28\n      3 2024-04-29\n      4 2024-04-30\n      1 2024-05-01\n      3 2024-05-02\n      2 2024-05-05",
+    ),
+    A("2024-05-05 was a Sunday, so finance is right that something else also deadlocks. Let me look at those two."),
+    T(
+        "run_terminal_cmd",
+        "grep -h -A4 'deadlock detected' logs/postgres-2024-05-05.log",
+        '2024-05-05 14:22:10.441 UTC ERROR:  deadlock detected\nDETAIL:  Process 90112 waits for ShareLock on transaction 120331; blocked by process 90120.\n\tProcess 90120 waits for ShareLock on transaction 120329; blocked by process 90112.\n\tProcess 90112: UPDATE wallets SET balance = balance + $1 WHERE id = $2\n\tProcess 90120: UPDATE wallets SET balance = balance - $1 WHERE id = $2\n2024-05-05 14:22:10.441 UTC CONTEXT:  while updating tuple (88,3) in relation "wallets"',
+    ),
+    A(
+        "Same statement shapes — a `+` and a `-` on wallets. The `+` alone could be `settle` line 42 or `refund` line 17. Postgres doesn't log which code path, so I'll check the application log for the same second."
+    ),
+    T(
+        "run_terminal_cmd",
+        "grep -h '2024-05-05 14:22:1' logs/worker-*.log logs/api-*.log",
+        "logs/api-2.log:2024-05-05 14:22:10.402 refund wallet=3310 order=A-88123\nlogs/api-2.log:2024-05-05 14:22:10.405 refund wallet=9051 order=A-88124\nlogs/worker-1.log:2024-05-05 14:22:10.398 settle wallet=9051->3310",
+    ),
+    T(
+        "read_file",
+        "payments/refund.py",
+        'def refund_order(order):\n    with transaction.atomic():\n        for item in order.items.select_related(\'merchant\'):\n            cur.execute("UPDATE wallets SET balance = balance - %s WHERE id = %s", (item.amount, item.merchant.wallet_id))\n        cur.execute("UPDATE wallets SET balance = balance + %s WHERE id = %s", (order.total, order.customer.wallet_id))',
+    ),
+    A(
+        "My earlier claim was wrong: `refund.py` touches *several* wallets in one transaction — every merchant wallet of the order, then the customer wallet. So refunds can deadlock with settlements (or with each other) whenever they lock two wallets in opposite order. On Sunday 14:22 a settlement 9051→3310 ran concurrently with refunds touching 3310 and 9051.\n\nCorrected root cause for the ticket: *any* code path updating more than one wallet in a transaction locks them in whatever order the data comes in. settle.py is the frequent case (nightly batch), refund.py the rarer one."
+    ),
+    U("ok so the fix must cover both. any other places?"),
+    T(
+        "grep_search",
+        "UPDATE wallets|Wallet.objects.*update\\(|select_for_update",
+        "payments/settle.py:41,42\npayments/refund.py:17,19\npayments/payouts.py:63:    Wallet.objects.filter(id__in=ids).update(frozen=True)\nadmin/adjust.py:22:    w = Wallet.objects.select_for_update().get(pk=wallet_id)",
+    ),
+    A(
+        "payouts.py updates several wallets with one `UPDATE ... WHERE id IN (...)` — Postgres locks rows in scan order, which is usually but not guaranteed to be id order, so it can participate too (rarely). admin/adjust.py locks a single wallet: safe. So three paths for the ticket: settle, refund, payouts. The common remedy stays the same: lock all involved wallets up front ordered by id."
+    ),
+)
+
+MORE(
+    "h4-topic-learning-2",
+    U("how I see the logs of my nginx pods? in docker I do docker logs"),
+    T(
+        "run_shell_command",
+        "kubectl logs deployment/web --tail=3 && kubectl logs -l app=web --prefix --tail=1",
+        'Found 5 pods, using pod/web-6d7b8f9c4d-9qmzt\n10.244.0.1 - - [12/Jun/2024:09:14:02 +0000] "GET / HTTP/1.1" 200 615 "-" "curl/8.5.0"\n[pod/web-6d7b8f9c4d-9qmzt/nginx] 10.244.0.1 - - [12/Jun/2024:09:14:02 +0000] "GET / HTTP/1.1" 200 615\n[pod/web-6d7b8f9c4d-tr8lw/nginx] 2024/06/12 09:10:11 [notice] 1#1: start worker processes',
+    ),
+    A(
+        "Almost the same as docker: `kubectl logs <pod>`. With `deployment/web` it picks one pod. With `-l app=web` (a **label**) you get all pods of the deployment, and `--prefix` shows which pod each line is from. Labels are how Kubernetes groups things — the Deployment and the Service find their pods by label too."
+    ),
+    U("and configuration? like env variables"),
+    A(
+        "Step 5: a **ConfigMap** stores configuration; pods read it as env variables or files. Let's make one and give it to the deployment."
+    ),
+    T(
+        "run_shell_command",
+        "kubectl create configmap web-config --from-literal=GREETING=namaste && kubectl set env deployment/web --from=configmap/web-config && sleep 10 && kubectl exec deploy/web -- printenv GREETING",
+        "configmap/web-config created\ndeployment.apps/web env updated\nnamaste",
+    ),
+    A(
+        "Notice: `set env` changed the deployment, so Kubernetes replaced all pods with new ones (a **rolling update**) — check `kubectl get pods`, the ages are new. Changing a ConfigMap later does *not* restart pods automatically; you restart with `kubectl rollout restart deployment/web`.\n\nFor passwords use a **Secret** instead of a ConfigMap — same idea, but stored separately and not shown by default."
+    ),
+    U("thank you very much, this is very clear. tomorrow I continue. how I delete everything?"),
+    T("run_shell_command", "kind delete cluster --name learn", 'Deleting cluster "learn" ...'),
+    A(
+        "Deleted — the whole cluster is gone, nothing left running. Tomorrow we create it again in 30 seconds. Summary of today: Pod, Deployment, Service, labels, logs, ConfigMap, rolling update."
+    ),
+)
+
+MORE(
+    "h4-code-review-1",
+    U("Kenji pushed fixes, take another look"),
+    T(
+        "Bash",
+        "gh pr diff 482 | head -40",
+        "+var allowScript = redis.NewScript(`\n+local n = redis.call('INCR', KEYS[1])\n+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end\n+return n`)\n+\n+func (l *Limiter) Allow(ctx context.Context, key string) (bool, error) {\n+\tn, err := allowScript.Run(ctx, l.rdb, []string{l.name + \":\" + key}, l.window.Milliseconds()).Int64()\n+\tif err != nil {\n+\t\tl.metrics.RedisErrors.Inc()\n+\t\treturn true, fmt.Errorf(\"rate limit %s: %w\", l.name, err)\n+\t}\n+\treturn n <= l.limit, nil\n+}",
+    ),
+    T(
+        "Bash",
+        "gh pr view 482 --json files -q '.files[].path' && gh pr checks 482",
+        "internal/ratelimit/limiter.go\ninternal/ratelimit/limiter_test.go\nREADME.md\nbuild   pass\ntest    pass\nlint    pass",
+    ),
+    T(
+        "Bash",
+        "gh pr diff 482 -- internal/ratelimit/limiter_test.go | grep -E '^\\+func Test'",
+        "+func TestAllow_ExpiresAfterWindow(t *testing.T) {\n+func TestAllow_RedisDown_FailsOpenWithError(t *testing.T) {\n+func TestAllow_SeparateLimitersDoNotCollide(t *testing.T) {",
+    ),
+    A(
+        "Second pass:\n\n- ✅ Atomicity: INCR+PEXPIRE in one Lua script — fixes the stuck-key problem.\n- ✅ Errors: returns `true` plus the wrapped error and counts a metric. Callers need to know that `err != nil` doesn't mean \"deny\"; the doc comment says so now.\n- ✅ Key collision: prefixed with the limiter name, with a test.\n- ✅ Expiry test with miniredis FastForward.\n- Fixed-window burst: documented in README as a known limitation — fine by me.\n- New nit: `l.window.Milliseconds()` truncates windows < 1 ms to 0, and `PEXPIRE key 0` deletes the key immediately. Nobody will configure that, but a guard in `New` (`window >= time.Millisecond`) costs one line.\n\nI'd approve with that nit."
+    ),
+    U("approve it with the nit as comment"),
+    T(
+        "Bash",
+        "gh pr review 482 --approve --body 'Thanks, all points addressed. nit (non-blocking): window < 1ms becomes PEXPIRE 0, which deletes the key immediately; maybe validate window >= 1ms in New.'",
+        "✓ Approved pull request acme/gateway#482",
+    ),
+    A("Approved with the nit."),
 )
 
 
