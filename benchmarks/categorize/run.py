@@ -56,8 +56,11 @@ SETS = {
     "holdout2": HERE / "eval_holdout2.jsonl",
     "holdout3": HERE / "eval_holdout3.jsonl",
     "heldout-b": HERE.parent.parent / "smriti" / "digest" / "data" / "corpus_heldout.jsonl.gz",
+    "holdout4": HERE / "eval_holdout4.jsonl",
 }
-HELD_OUT = ("holdout3", "heldout-b")
+# A set may continue in a second file (holdout4's twelve sessions that should stay uncategorized).
+EXTRA = {"holdout4": HERE / "eval_holdout4_uncat.jsonl"}
+HELD_OUT = ("holdout3", "heldout-b", "holdout4")
 # How each set was used. Only a set that was never tuned on measures how the rules generalize.
 ROLE = {
     "tune": "rules tuned on it; model trained on it",
@@ -65,6 +68,7 @@ ROLE = {
     "holdout2": "rules tuned on it after its first run; model trained on it",
     "holdout3": "HELD OUT: rules never tuned on it, model never trained on it",
     "heldout-b": "HELD OUT: another style, never used for training, calibration or choices",
+    "holdout4": "HELD OUT: written by another hand after the last tuning, never seen by the model's author",
 }
 STOP = frozenset(
     "a an the and or but to of in on for with by from as is are be it its this that into how what why "
@@ -333,13 +337,14 @@ def main() -> None:
     results = {}
     for name in args.sets:
         if SETS[name].exists():
-            results[name] = evaluate(name, load(SETS[name]), args.verbose)
+            rows = load(SETS[name]) + (load(EXTRA[name]) if name in EXTRA else [])
+            results[name] = evaluate(name, rows, args.verbose)
     held = [c for name in HELD_OUT if name in results for c in results[name]["confidences"]]
     for name in HELD_OUT:
         if name in results:
             calibration(name, results[name]["confidences"])
     if len(held) > max((len(results[n]["confidences"]) for n in HELD_OUT if n in results), default=0):
-        calibration("both held-out sets", held)
+        calibration("all held-out sets", held)
     if len(results) > 1:
         print(
             f"\n== summary\n{'set':<10}{'sessions':>9}{'top-level':>11}{'full id':>9}"
