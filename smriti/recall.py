@@ -44,6 +44,13 @@ The floor decides whether to inject at all, from evidence that does not depend o
   specific concepts (IDF ≥ MATCHED_MIN_IDF); a single matched concept of several needs
   MIN_COVERAGE_SINGLE; a one-concept query is met by any match; a candidate WINNER_MARGIN ahead of
   the next one with WINNER_MIN_COVERAGE is kept too;
+- and only when its best passage holds an anchor: a concept the store knows that is not a word any
+  programming talk is full of (data/general_words.txt: "python", "memory", "function", "day";
+  scripts/gen_general_words.py builds it from the Python standard library and English word
+  frequencies). A store of coding sessions holds "python decorators" or "heap memory" together
+  somewhere by chance, so such a passage is no evidence that the store answers a general question;
+  "gunicorn", "loki" or "museum" is. A query of general words only is met by a candidate whose
+  best passage holds all of them and that beats the next one by WINNER_MARGIN;
 - when one clears, candidates scoring FOLLOW_SHARE of the best one that clears follow it, ranked at
   FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions.
 
