@@ -44,8 +44,9 @@ The floor decides whether to inject at all, from evidence that does not depend o
   specific concepts (IDF ≥ MATCHED_MIN_IDF); a single matched concept of several needs
   MIN_COVERAGE_SINGLE; a one-concept query is met by any match; a candidate WINNER_MARGIN ahead of
   the next one with WINNER_MIN_COVERAGE is kept too;
-- and only when its best passage holds an anchor: a concept the store knows that is not a word any
-  programming talk is full of (data/general_words.txt: "python", "memory", "function", "day";
+- and only when its best passage holds an anchor: a concept the store knows that is a phrase of the
+  expansion table ("build server") or not a word any programming talk is full of
+  (data/general_words.txt: "python", "memory", "function", "day";
   scripts/gen_general_words.py builds it from the Python standard library and English word
   frequencies). A store of coding sessions holds "python decorators" or "heap memory" together
   somewhere by chance, so such a passage is no evidence that the store answers a general question;
@@ -219,8 +220,8 @@ class Concept:
 
     terms: dict[str, float]
     idf: float = 0.0
-    # The store knows it and it is not a word any programming talk is full of (GENERAL_WORDS_FILE):
-    # a passage must hold one such concept for the floor to take it as evidence.
+    # The store knows it and it is not a word any programming talk is full of (GENERAL_WORDS_FILE),
+    # or it is a phrase: a passage must hold one such concept for the floor to take it as evidence.
     anchor: bool = False
 
 
@@ -673,7 +674,9 @@ def _prepare(index: Index, query: str) -> list[Concept]:
             # what the candidates share with it (its common words) says less.
             c.idf *= UNKNOWN_WEIGHT
         else:
-            c.anchor = any(not _is_general(t) for t in own)
+            # a phrase of the expansion table ("build server", "log out") names one thing, however
+            # general its words are
+            c.anchor = any(" " in t or not _is_general(t) for t in own)
     if len(concepts) > MAX_CONCEPTS:
         # A long prompt: its rarest concepts the store knows, then unknown words in what room is left.
         def known(c: Concept) -> bool:
