@@ -44,6 +44,14 @@ The floor decides whether to inject at all, from evidence that does not depend o
   specific concepts (IDF ≥ MATCHED_MIN_IDF); a single matched concept of several needs
   MIN_COVERAGE_SINGLE; a one-concept query is met by any match; a candidate WINNER_MARGIN ahead of
   the next one with WINNER_MIN_COVERAGE is kept too;
+- and only when its best passage holds an anchor: a concept the store knows that is a phrase of the
+  expansion table ("build server") or not a word any programming talk is full of
+  (data/general_words.txt: "python", "memory", "function", "day";
+  scripts/gen_general_words.py builds it from the Python standard library and English word
+  frequencies). A store of coding sessions holds "python decorators" or "heap memory" together
+  somewhere by chance, so such a passage is no evidence that the store answers a general question;
+  "gunicorn", "loki" or "museum" is. A query of general words only is met by a candidate whose
+  best passage holds all of them and that beats the next one by WINNER_MARGIN;
 - when one clears, candidates scoring FOLLOW_SHARE of the best one that clears follow it, ranked at
   FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions.
 
@@ -141,6 +149,21 @@ def _data_lines(path: Path) -> list[str]:
 
 # Query-time expansion: sets of words and phrases a developer uses for the same thing (a data file).
 SYNONYMS_FILE = DATA_DIR / "synonyms.txt"
+# Words any programming conversation is full of, analyzed (scripts/gen_general_words.py writes it).
+GENERAL_WORDS_FILE = DATA_DIR / "general_words.txt"
+_GENERAL: set[str] = set()
+
+
+def _general() -> set[str]:
+    if not _GENERAL:
+        _GENERAL.update(_data_lines(GENERAL_WORDS_FILE))
+    return _GENERAL
+
+
+def _is_general(term: str) -> bool:
+    """Whether every word of an analyzed term is general (a one-letter word always is)."""
+    general = _general()
+    return all(len(w) < 2 or w in general for w in term.split())
 
 
 # ---- data ---------------------------------------------------------------------------------------
@@ -157,6 +180,7 @@ class Candidate:
     # its best passages, best first: the seq of a passage's first message (-1 the session's digest),
     # or a knowledge item's section numbers
     passages: tuple[int, ...] = ()
+    anchored: bool = False  # its best passage (by coverage) holds a specific concept (`Concept.anchor`)
 
 
 @dataclass(frozen=True)
@@ -196,6 +220,9 @@ class Concept:
 
     terms: dict[str, float]
     idf: float = 0.0
+    # The store knows it and it is not a word any programming talk is full of (GENERAL_WORDS_FILE),
+    # or it is a phrase: a passage must hold one such concept for the floor to take it as evidence.
+    anchor: bool = False
 
 
 # ---- query analysis -----------------------------------------------------------------------------
@@ -509,12 +536,14 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
                     in_passage[i] = v
     idf = [c.idf for c in concepts]
     specific = [c.idf >= MATCHED_MIN_IDF for c in concepts]
+    anchor = [c.anchor for c in concepts]
     extra = EXTRA_PASSAGE_WEIGHTS
     out = {}
     for key, passages in per_passage.items():
         got = credit[key]
         scored_passages = []
         best_cov = 0.0
+        best_held: dict[int, float] = {}
         anywhere: dict[int, float] = {}
         for pid, in_passage in passages.items():
             p_cov = 0.0
@@ -526,6 +555,7 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
                     anywhere[i] = v
             if p_cov > best_cov:
                 best_cov = p_cov
+                best_held = in_passage
             scored_passages.append((p_score, -pid))
         top = heapq.nlargest(1 + max(len(extra), EXCERPT_PASSAGES - 1), scored_passages)
         score = top[0][0] + sum(w * p[0] for w, p in zip(extra, top[1:], strict=False))
@@ -538,6 +568,7 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
             matched=sum(specific[i] for i in anywhere),
             matched_any=len(anywhere),
             passages=tuple(-p[1] for p in top[:EXCERPT_PASSAGES]),
+            anchored=any(anchor[i] for i in best_held),
         )
     return out
 
@@ -570,12 +601,16 @@ def query_category(index: Index, query: str) -> str | None:
     return best[0][0]
 
 
-def _clear_winner(ranked: list[Candidate], concepts: int) -> bool:
+def _clear_winner(ranked: list[Candidate], concepts: int, general_query: bool = False) -> bool:
     """A candidate below the floor that clearly beats every other one is kept: several of the
     query's concepts, a specific one among them, some coverage, and WINNER_MARGIN times the next
     candidate's score. Unrelated prompts match many candidates a little, none of them by far."""
     top = ranked[0]
-    if concepts <= 1 or top.matched_any < 2 or top.matched < 1 or top.coverage < WINNER_MIN_COVERAGE - 1e-9:
+    if general_query:
+        return _clears_floor(top, concepts, True) and (len(ranked) == 1 or top.score >= WINNER_MARGIN * ranked[1].score)
+    if not top.anchored or concepts <= 1 or top.matched_any < 2 or top.matched < 1:
+        return False
+    if top.coverage < WINNER_MIN_COVERAGE - 1e-9:
         return False
     return len(ranked) == 1 or top.score >= WINNER_MARGIN * ranked[1].score
 
@@ -589,8 +624,12 @@ def _within(when: str | None, window: tuple[datetime, datetime]) -> bool:
     return dt is not None and start <= dt < end
 
 
-def _clears_floor(c: Candidate, concepts: int) -> bool:
-    return _floor(c.coverage, c.matched_any, c.matched, concepts)
+def _clears_floor(c: Candidate, concepts: int, general_query: bool = False) -> bool:
+    """The floor (see the module docstring), the passage's anchor included. A query of general words
+    only (none of its concepts is an anchor) is met by a passage that holds every one of them."""
+    if general_query:
+        return concepts >= 2 and c.coverage >= 1 - 1e-9
+    return c.anchored and _floor(c.coverage, c.matched_any, c.matched, concepts)
 
 
 def _floor(coverage: float, matched_any: int, matched: int, concepts: int) -> bool:
@@ -629,10 +668,15 @@ def _prepare(index: Index, query: str) -> list[Concept]:
     for c in concepts:
         # a phrase is as specific as its rarest word
         c.idf = max(idf[w] for t, weight in c.terms.items() if weight == 1.0 for w in t.split())
-        if not any(all(freq[w] for w in t.split()) for t, weight in c.terms.items() if weight == 1.0):
+        own = [t for t, weight in c.terms.items() if weight == 1.0]
+        if not any(all(freq[w] for w in t.split()) for t in own):
             # No document holds it: the prompt is about something this store has never seen, and
             # what the candidates share with it (its common words) says less.
             c.idf *= UNKNOWN_WEIGHT
+        else:
+            # a phrase of the expansion table ("build server", "log out") names one thing, however
+            # general its words are
+            c.anchor = any(" " in t or not _is_general(t) for t in own)
     if len(concepts) > MAX_CONCEPTS:
         # A long prompt: its rarest concepts the store knows, then unknown words in what room is left.
         def known(c: Concept) -> bool:
@@ -670,7 +714,10 @@ def recall(
     # The floor decides whether to speak at all: at least one candidate must clear it (or clearly
     # beat the rest). Once it does, candidates below it that score close to the best one that
     # clears follow it (FOLLOW_SHARE): a question's evidence is often spread over several sessions.
-    clearing = {(c.kind, c.rowid) for c in ranked if _clears_floor(c, len(concepts))}
+    general_query = not any(c.anchor for c in concepts)
+    clearing = {(c.kind, c.rowid) for c in ranked if _clears_floor(c, len(concepts), general_query)}
+    if general_query and clearing and not _clear_winner(ranked, len(concepts), general_query):
+        clearing = set()
     if ranked and (ranked[0].kind, ranked[0].rowid) not in clearing and _clear_winner(ranked, len(concepts)):
         clearing.add((ranked[0].kind, ranked[0].rowid))
     if not clearing:

@@ -59,7 +59,9 @@ SLACK = 0.35
 
 _NUMBER = "|".join(sorted((re.escape(k) for k in NUMBER_WORDS), key=len, reverse=True))
 _AGO = re.compile(rf"\b(\d+|{_NUMBER})\s+(day|week|month|year)s?\s+ago\b", re.IGNORECASE)
-_LAST = re.compile(r"\b(?:last|past|previous)\s+(day|week|month|year)\b", re.IGNORECASE)
+_LAST = re.compile(
+    rf"\b(?:the\s+)?(?:last|past|previous)\s+(?:(\d+|{_NUMBER})\s+)?(day|week|month|year)s?\b", re.IGNORECASE
+)
 _THIS = re.compile(r"\bthis\s+(week|month|year)\b", re.IGNORECASE)
 _MONTH = re.compile(
     r"\b(?:in|during|back in|since|early|late|mid)\s+(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b",
@@ -113,8 +115,13 @@ def _window(text: str, today: datetime) -> tuple[Window, tuple[int, int]] | None
         return (center - timedelta(days=slack), center + timedelta(days=slack + 1)), m.span()
     m = _LAST.search(text)
     if m:
-        days = UNIT_DAYS[m.group(1)]
-        return (today - timedelta(days=2 * days), today + timedelta(days=1)), m.span()
+        days = UNIT_DAYS[m.group(2)]
+        if m.group(1) is None:  # "last week": the week before this one, or this one
+            return (today - timedelta(days=2 * days), today + timedelta(days=1)), m.span()
+        raw = m.group(1)  # "the past two weeks": up to today
+        days *= int(raw) if raw.isdigit() else NUMBER_WORDS.get(raw, 1)
+        slack = max(1.0, days * SLACK)
+        return (today - timedelta(days=days + slack), today + timedelta(days=1)), m.span()
     m = _THIS.search(text)
     if m:
         days = UNIT_DAYS[m.group(1)]

@@ -225,6 +225,72 @@ def test_meta_words_are_not_concepts(runner) -> None:
     assert out["results"] and out["results"][0]["title"] == "Fix connection pool exhaustion under load"
 
 
+# A store full of general programming talk: every session says "python", "decorators", "memory" and
+# "stack" together, as a team's sessions do; one of them also holds a fact of the team's own world.
+GENERAL_TALK = [
+    "The python decorators in utils.py wrap every function; memory usage of the test run is fine.",
+    "The stack trace showed the python function that the decorators wrap; memory stayed flat.",
+    "Reading the python script again: decorators, a small stack of helpers, nothing heavy on memory.",
+]
+GUNICORN = "22222222-3333-4444-8555-666666666666"
+
+
+@pytest.fixture
+def general_talk(runner, tmp_path: Path) -> Path:
+    rng = random.Random(11)
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    for n in range(12):
+        t = Transcript(
+            GUNICORN if n == 0 else f"88888888-0000-4000-8000-{n:012d}", datetime(2026, 10, 1 + n, 9, tzinfo=UTC)
+        )
+        t.user("Tidy up the payments service.")
+        for line in GENERAL_TALK:
+            t.routine(rng, 2)
+            t.assistant(line)
+        if n == 0:
+            t.user("Postgres runs out of connections when gunicorn scales up, what pool size should each worker get?")
+            t.assistant("Each gunicorn worker now gets a pool of max_size=6, so 8 workers stay under 50 connections.")
+        t.write(folder)
+    invoke_json(runner, "ingest", "--path", str(tmp_path / "claude"))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "what are python decorators",
+        "what is the difference between stack and memory in python",
+        "how do decorators wrap a python function",
+    ],
+)
+def test_general_question_stays_quiet_on_a_store_full_of_its_words(runner, general_talk, prompt: str) -> None:
+    # Every session holds the question's words in one passage: that is no evidence the store answers it.
+    assert invoke_json(runner, "recall", prompt, "--project", PROJECT) == {"context": "", "results": []}
+
+
+def test_specific_question_is_answered_on_the_same_store(runner, general_talk) -> None:
+    out = invoke_json(runner, "recall", "what pool size per gunicorn worker did we settle on", "--project", PROJECT)
+    assert out["results"][0]["native_id"] == GUNICORN
+    assert "max_size=6" in out["context"]
+
+
+def test_general_words_are_not_anchors() -> None:
+    from smriti.recall import _is_general
+
+    assert _is_general("python") and _is_general("function") and _is_general("memori")
+    assert _is_general("c") and _is_general("b")  # "c++", "b-tree": one letter says nothing
+    assert not _is_general("gunicorn") and not _is_general("museum") and not _is_general("pgbouncer")
+    assert not _is_general("python gunicorn")  # a phrase is specific when one of its words is
+
+
+def test_counting_words_are_not_concepts(tmp_path: Path) -> None:
+    from smriti.recall import query_concepts
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    words = [next(iter(c.terms)) for c in query_concepts(index, "what is the order of the six museums I visited")]
+    assert "six" not in words and "museum" in words
+
+
 # ---- search over team knowledge ------------------------------------------------------------------
 
 
@@ -262,6 +328,8 @@ def test_search_returns_knowledge_and_filters_by_kind(runner, tmp_path) -> None:
         ("something we decided last week", "2026-11-07", "2026-11-22"),
         ("the outage in March", "2026-03-01", "2026-04-01"),
         ("the release in december", "2025-12-01", "2026-01-01"),
+        ("how many times did I deploy in the past two weeks", "2026-11-02", "2026-11-22"),
+        ("the flaky tests of the last 3 days", "2026-11-16", "2026-11-22"),
     ],
 )
 def test_time_words_name_a_window(prompt: str, start: str, end: str) -> None:
