@@ -145,6 +145,7 @@ def test_a_repo_first_seen_by_ingest_has_its_patterns_vetted_outside_the_write_l
 
     from smriti import paths
     from smriti.app import App
+    from smriti.digest.apply import categorize
     from smriti.ingest import ingest
 
     repo = team_repo(tmp_path / "repo")
@@ -183,6 +184,14 @@ def test_a_repo_first_seen_by_ingest_has_its_patterns_vetted_outside_the_write_l
     assert {p for p, _ in vetted} == {"(a|aa)+$", r"\bSEV-?[12]\b"}, vetted
     assert all(free for _, free in vetted), f"a pattern was vetted while ingest held the write lock: {vetted}"
     assert any("(a|aa)+$" in w.error and "backtracks" in w.error for w in result.warnings), result.warnings
+    # `smriti categorize` loads its sessions' configs before its write transactions too
+    vetted.clear()
+    app = App()
+    try:
+        assert categorize(app.store, all_=True).sessions == 1
+    finally:
+        app.close()
+    assert vetted and all(free for _, free in vetted), vetted
 
 
 def test_check_refuses_a_redact_pattern_it_cannot_bound(tmp_path: Path) -> None:
