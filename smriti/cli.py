@@ -517,9 +517,10 @@ def knowledge(
         return
     for r in rows:
         when = (r.shared or r.created or "")[:10]
+        by = _byline(r.author, r.committed_by) if r.author or r.committed_by else "-"  # a file's claim marked as one
         say(
             styled(r.id, fg="yellow"),
-            f"  {when:10}  {_short(r.category, 22):22} {_short(r.committed_by or r.author or '-', 16):16} "
+            f"  {when:10}  {_short(r.category, 22):22} {_short(by, 24):24} "
             + _short(r.title, 60)
             + ("" if r.status == "active" else f"  ({r.status})"),
         )

@@ -405,6 +405,7 @@ def test_the_author_shown_is_gits_and_the_files_is_a_claim(tmp_path: Path) -> No
     assert (shown["committed_by"], shown["author"]) == ("Mallory <mallory@example.com>", "Alice Admin")
     text = run("show", it.id).stdout
     assert "team item by Mallory <mallory@example.com> (the file says Alice Admin)" in text
+    assert "Mallory <mallory@exampl…" in run("knowledge").stdout  # git's author first, not the claim
     ctx = json.loads(run("recall", "zorblax cache entries", "--project", str(repo), "--json").stdout)["context"]
     assert "committed by Mallory <mallory@example.com> · the file says by Alice Admin" in ctx
     # a teammate's later edit makes them the one shown
@@ -412,6 +413,13 @@ def test_the_author_shown_is_gits_and_the_files_is_a_claim(tmp_path: Path) -> No
     commit(repo, author="Bob Builder <bob@example.com>")
     run("sync", "--repo", str(repo))
     assert show_json(it.id)["committed_by"] == "Bob Builder <bob@example.com>"
+    # a file no commit vouches for (a draft synced with --worktree): its claim is shown as one
+    draft = an_item(8, author="Alice Admin")
+    write(repo, str(knowledge.item_path(draft)), knowledge.render_bytes(draft))
+    assert json.loads(run("sync", "--repo", str(repo), "--worktree", "--json").stdout)["imported"] == 1
+    assert show_json(draft.id)["committed_by"] is None
+    listed = next(line for line in run("knowledge").stdout.splitlines() if line.startswith(draft.id))
+    assert "Alice Admin (unverified)" in listed, listed
 
 
 # ---------------------------------------------------------------------------------------------
