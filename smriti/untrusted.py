@@ -47,9 +47,20 @@ def for_model(text: str) -> str:
     return _CONTROL_RE.sub("", text)
 
 
+# A whole CSI sequence (colours, cursor moves, erasing: what test runners and progress bars leave
+# in tool output), with ESC [ or the one-byte C1 CSI.
+_CSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]")
+
+
 def printable(text: str) -> str:
     """`text` without any control, zero-width or bidi character (tab and newline stay): what any
-    text from outside becomes before it is printed for a person (a CR of a CRLF goes, its LF stays)."""
+    text from outside becomes before it is printed for a person (a CR of a CRLF goes, its LF stays).
+
+    A CSI sequence goes whole (`ESC[31m`, `ESC[2J`: no `[31m` left in a test run's output); of any
+    other escape sequence only its control characters go, so what it tried to do shows
+    (`ESC]0;title BEL` becomes `]0;title`)."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _CSI_RE.sub("", text)
     return _INVISIBLE_RE.sub("", _CONTROL_RE.sub("", text))
 
 

@@ -578,6 +578,8 @@ def test_untrusted_text_reaches_no_terminal_with_its_control_characters(tmp_path
         assert not _foreign_controls(out, tty=True), (cmd, out)
     shown = _on_a_terminal([*smriti_cmd(), "show", sid], {})
     assert b"\x1b[1mFix" in shown and b"RED" in shown and b"OVER" in shown  # the text stays, without its tricks
+    assert b"[31m" not in shown and b"[2J" not in shown and b"]0;title" in shown  # a CSI goes whole, an OSC shows
+    assert untrusted.printable("ok \x1b[1;32mPASSED\x1b[0m \x1b[2K\x9b1A done\r\n") == "ok PASSED  done\n"
     # JSON is data: kept exactly (JSON escapes the control characters)
     assert line in json.loads(run("show", it.id, "--json").stdout)["title"]
     assert any(TRICKS in m["text"] for m in json.loads(run("show", sid, "--json").stdout)["messages_list"])
