@@ -22,7 +22,14 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
-from smriti.adapters._jsonl import JsonlRead, json_type_name, open_regular, oserror_text, read_regular
+from smriti.adapters._jsonl import (
+    MAX_WHOLE_SOURCE_BYTES,
+    JsonlRead,
+    json_type_name,
+    open_regular,
+    oserror_text,
+    read_regular,
+)
 from smriti.models import Message, ParseResult, Problem, Session, tool_action
 
 Part = tuple[str, str]  # (message kind, text): "prompt" or "injected_context"
@@ -310,7 +317,7 @@ class SourceKind:
 def read_source_bytes(path: Path, kind: SourceKind) -> tuple[bytes, str | None]:
     """A whole source file's bytes, or (b"", why not) when it is unreadable or blank."""
     try:
-        raw = read_regular(path)  # never a device or a FIFO, never past the size cap
+        raw = read_regular(path, MAX_WHOLE_SOURCE_BYTES)  # never a device or a FIFO, never past the cap
     except FileNotFoundError as exc:
         return b"", kind.missing or f"cannot read the file: {exc.strerror or exc}"
     except IsADirectoryError:
@@ -344,7 +351,7 @@ def read_json_or_none(path: Path) -> Any:
     """A side file's JSON (an index, a workspace.json, a sidecar), or None when it is missing,
     unreadable or not JSON: side files only add facts, so their absence is never an error."""
     try:
-        return json.loads(read_regular(path).decode("utf-8"))
+        return json.loads(read_regular(path, MAX_WHOLE_SOURCE_BYTES).decode("utf-8"))
     except (OSError, ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
 

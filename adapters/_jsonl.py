@@ -27,6 +27,12 @@ MAX_LINE_BYTES = 4 * 1024 * 1024
 # A source larger than this is refused, not read: no agent writes a transcript near it, and a file
 # that claims to be one (a link to a disk image, a log gone wild) would otherwise fill memory.
 MAX_SOURCE_BYTES = 1024 * 1024 * 1024
+# A source read whole (one JSON document, a Markdown history, a compressed rollout) is held in
+# memory at once, bytes and parsed values together (several times its size): a lower cap. The
+# largest real ones (a long Cline task, a Gemini chat) are tens of MB.
+MAX_WHOLE_SOURCE_BYTES = 256 * 1024 * 1024
+# A side file that only adds facts (a sidecar's metadata, a workspace.yaml, an editor's settings).
+MAX_SIDE_FILE_BYTES = 16 * 1024 * 1024
 TAIL_BYTES = 4096
 # Sources with more unread bytes than this are split line by line as they are read (bounded memory).
 STREAM_ABOVE = 8 * 1024 * 1024
@@ -121,6 +127,19 @@ def open_regular(path: Path | str, max_bytes: int = MAX_SOURCE_BYTES) -> BinaryI
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_whole(path: Path | str) -> bool:
+    """Whether a source is read whole into memory: every one but a JSONL transcript (read line by
+    line) and a SQLite database (queried). Looked at by name, and by header only for a file that
+    is not named .jsonl (16 bytes)."""
+    if str(path).endswith(".jsonl"):
+        return False
+    try:
+        with open_regular(path) as fh:
+            return fh.read(16) != b"SQLite format 3\x00"
+    except OSError:
+        return True
 
 
 def read_regular(path: Path | str, max_bytes: int = MAX_SOURCE_BYTES) -> bytes:

@@ -32,6 +32,7 @@ from smriti.adapters._common import (
     read_source_bytes,
     strip_smriti_context,
 )
+from smriti.adapters._jsonl import open_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "aider"
@@ -113,7 +114,7 @@ class AiderAdapter:
                 return True
             if path.suffix.lower() not in (".md", ".markdown", ""):
                 return False
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(SNIFF_BYTES).decode("utf-8", "ignore")
             return any(HEADER_RE.match(line) for line in head.splitlines())
         except OSError:

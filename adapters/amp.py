@@ -40,7 +40,7 @@ from smriti.adapters._common import (
     plural,
     tool_call_text,
 )
-from smriti.adapters._jsonl import json_type_name
+from smriti.adapters._jsonl import json_type_name, open_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "amp"
@@ -103,7 +103,7 @@ class AmpAdapter:
                 return True
             if path.suffix != ".json":
                 return False
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(SNIFF_BYTES).decode("utf-8", "ignore")
             return bool(re.search(r'"id"\s*:\s*"T-[0-9a-fA-F-]{8,}"', head)) and '"messages"' in head
         except OSError:

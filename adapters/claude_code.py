@@ -33,7 +33,7 @@ from smriti.adapters._common import (
     plural,
     tool_call_text,
 )
-from smriti.adapters._jsonl import json_type_name, read_jsonl
+from smriti.adapters._jsonl import MAX_SIDE_FILE_BYTES, json_type_name, open_regular, read_jsonl, read_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "claude-code"
@@ -188,7 +188,7 @@ def _mtime(path: Path) -> float:
 def _sniff(path: Path) -> bool:
     """A Claude Code line: a known record type plus a Claude-only envelope field."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(DETECT_BYTES).splitlines()[:DETECT_LINES]
     except OSError:
         return False
@@ -676,7 +676,7 @@ class _FileParser:
             return {}
         meta_path = self.path.with_suffix(".meta.json")
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta = json.loads(read_regular(meta_path, MAX_SIDE_FILE_BYTES).decode("utf-8"))
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:
@@ -749,7 +749,7 @@ def _result_text(content: Any) -> str:
 def _read_spill(path: Path) -> str | None:
     """The full output of a large tool result, which the transcript only previews."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read(SPILL_MAX_CHARS)
+        with open_regular(path) as fh:  # never a FIFO (it would wait for a writer) or a device
+            return fh.read(4 * SPILL_MAX_CHARS).decode("utf-8", errors="replace")[:SPILL_MAX_CHARS]
     except OSError:
         return None

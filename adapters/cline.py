@@ -52,7 +52,7 @@ from smriti.adapters._common import (
     strip_smriti_context,
     tool_call_text,
 )
-from smriti.adapters._jsonl import json_type_name
+from smriti.adapters._jsonl import MAX_SIDE_FILE_BYTES, json_type_name, open_regular, read_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 API_FILE = "api_conversation_history.json"
@@ -281,7 +281,7 @@ class ClineAdapter(_TaskFolderAdapter):
     def detect(self, path: Path) -> bool:
         try:
             if path.is_file() and path.name.endswith(MESSAGES_SUFFIX):
-                with open(path, "rb") as fh:
+                with open_regular(path) as fh:
                     head = fh.read(SNIFF_BYTES).decode("utf-8", "ignore")
                 return '"messages"' in head and ('"agent"' in head or '"sessionId"' in head)
             if path.is_dir() and path.name == "data" and path.parent.name == ".cline":
@@ -300,7 +300,7 @@ class RooAdapter(_TaskFolderAdapter):
         roots: list[Path] = []
         for user_dir in editor_user_dirs(home, EDITORS, REMOTE_SERVERS):
             try:
-                text = (user_dir / "settings.json").read_text(encoding="utf-8")
+                text = read_regular(user_dir / "settings.json", MAX_SIDE_FILE_BYTES).decode("utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
             match = re.search(r'"roo-cline\.customStoragePath"\s*:\s*"((?:[^"\\]|\\.)+)"', text)

@@ -45,7 +45,15 @@ from smriti.adapters._common import (
     split_smriti_context,
     tool_call_text,
 )
-from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl, read_jsonl_bytes
+from smriti.adapters._jsonl import (
+    MAX_WHOLE_SOURCE_BYTES,
+    JsonlRead,
+    json_type_name,
+    open_regular,
+    read_jsonl,
+    read_jsonl_bytes,
+    read_regular,
+)
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "codex"
@@ -197,7 +205,7 @@ class CodexAdapter:
                 return _is_codex_dir(path)
             if path.name.startswith("rollout-") and ROLLOUT_RE.match(path.name):
                 return True
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(4096)
             if head.startswith(ZSTD_MAGIC):
                 return path.name.endswith(".jsonl.zst")
@@ -299,7 +307,7 @@ def _read_zst(path: Path) -> JsonlRead:
         out.errors.append(Problem(p, "the zstandard package is needed to read .jsonl.zst rollouts"))
         return out
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, MAX_WHOLE_SOURCE_BYTES) as fh:
             reader = zstandard.ZstdDecompressor().stream_reader(fh)
             chunks: list[bytes] = []
             size = 0
@@ -333,7 +341,7 @@ def _parse_single_json(path: Path) -> ParseResult:
     """The 2025 TypeScript CLI's `rollout-<date>-<uuid>.json`: `{session, items}`, re-read whole."""
     p = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, MAX_WHOLE_SOURCE_BYTES).decode("utf-8"))
     except IsADirectoryError:
         return ParseResult(errors=[Problem(p, "is a directory, not a rollout file")])
     except (OSError, UnicodeDecodeError) as exc:

@@ -40,7 +40,7 @@ from smriti.adapters._common import (
     read_json_or_none,
     tool_call_text,
 )
-from smriti.adapters._jsonl import json_type_name
+from smriti.adapters._jsonl import json_type_name, open_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "continue"
@@ -90,7 +90,7 @@ class ContinueAdapter:
                 return any(self.detect(p) for p in sorted(path.glob("*.json"))[:DETECT_FILES])
             if path.suffix != ".json" or path.name == INDEX_NAME:
                 return False
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(SNIFF_BYTES).decode("utf-8", "ignore")
             return '"sessionId"' in head and '"history"' in head and '"requests"' not in head
         except OSError:

@@ -52,7 +52,14 @@ from smriti.adapters._common import (
     tool_call_text,
     without_inline_images,
 )
-from smriti.adapters._jsonl import JsonlRead, read_jsonl
+from smriti.adapters._jsonl import (
+    MAX_WHOLE_SOURCE_BYTES,
+    JsonlRead,
+    open_regular,
+    oserror_text,
+    read_jsonl,
+    read_regular,
+)
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "copilot"
@@ -195,7 +202,7 @@ def _detect_folder(path: Path) -> bool:
 
 
 def _head(path: Path, size: int = 8192) -> str:
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         return fh.read(size).decode("utf-8", errors="replace")
 
 
@@ -541,9 +548,9 @@ def _workspace_folder(path: Path) -> str | None:
 def _parse_json(path: Path) -> ParseResult:
     p = str(path)
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(read_regular(path, MAX_WHOLE_SOURCE_BYTES))
     except OSError as exc:
-        return ParseResult(errors=[Problem(p, f"cannot read the file: {exc.strerror or exc}")])
+        return ParseResult(errors=[Problem(p, oserror_text(exc))])
     except ValueError as exc:
         return ParseResult(errors=[Problem(p, f"malformed JSON: {exc}")])
     if not isinstance(data, dict) or not isinstance(data.get("requests"), list):

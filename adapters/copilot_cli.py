@@ -53,7 +53,7 @@ from smriti.adapters._common import (
     type_label,
     user_messages,
 )
-from smriti.adapters._jsonl import read_jsonl
+from smriti.adapters._jsonl import MAX_SIDE_FILE_BYTES, open_regular, read_jsonl, read_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "copilot-cli"
@@ -156,7 +156,7 @@ class CopilotCliAdapter:
             if path.suffix == ".json":
                 if path.parent.name == LEGACY_DIR:
                     return True
-                with open(path, "rb") as fh:
+                with open_regular(path) as fh:
                     head = fh.read(4096).decode("utf-8", "replace")
                 return '"sessionId"' in head and ('"chatMessages"' in head or '"timeline"' in head)
             if path.suffix != ".jsonl":
@@ -165,7 +165,7 @@ class CopilotCliAdapter:
                 path.name == "events.jsonl" and path.parent.parent.name == "session-state"
             ):
                 return True
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(4096).decode("utf-8", "replace")
             starts = re.match(r'\s*\{"type":\s*"session\.start"', head) is not None
             return starts and '"copilot-agent"' in head and '"vscodeVersion"' not in head
@@ -214,7 +214,7 @@ def _workspace_yaml(path: Path) -> dict[str, str]:
     if path.name != "events.jsonl":
         return {}
     try:
-        text = (path.parent / "workspace.yaml").read_text(encoding="utf-8")
+        text = read_regular(path.parent / "workspace.yaml", MAX_SIDE_FILE_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return {}
     out: dict[str, str] = {}

@@ -54,7 +54,7 @@ from smriti.adapters._common import (
     tool_call_text,
     without_inline_images,
 )
-from smriti.adapters._jsonl import read_jsonl
+from smriti.adapters._jsonl import open_regular, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "cursor"
@@ -196,7 +196,7 @@ def _detect_folder(path: Path) -> bool:
 
 def _looks_like_transcript(path: Path) -> bool:
     """An agent-transcript line has a top-level role and message, and no `type`/`uuid` envelope."""
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         head = fh.read(65536)
     for raw in head.splitlines():
         if not raw.strip():

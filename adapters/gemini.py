@@ -48,7 +48,14 @@ from smriti.adapters._common import (
     read_json_or_none,
     tool_call_text,
 )
-from smriti.adapters._jsonl import json_type_name, read_jsonl
+from smriti.adapters._jsonl import (
+    MAX_SIDE_FILE_BYTES,
+    MAX_WHOLE_SOURCE_BYTES,
+    json_type_name,
+    open_regular,
+    read_jsonl,
+    read_regular,
+)
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "gemini"
@@ -105,7 +112,7 @@ class GeminiAdapter:
                 )
             if _is_chat_file(path):
                 return True
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(4096).decode("utf-8", "replace").lstrip()
             if '"projectHash"' in head and '"sessionId"' in head:
                 return True
@@ -186,7 +193,7 @@ def _cwd_for(path: Path, project_hash: str | None) -> str | None:
     if project is None:
         return None
     try:
-        root = (project / ".project_root").read_text(encoding="utf-8").strip()
+        root = read_regular(project / ".project_root", MAX_SIDE_FILE_BYTES).decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         root = ""
     if root:
@@ -264,7 +271,7 @@ def _parse_json(path: Path) -> ParseResult:
     """A legacy ConversationRecord, re-read whole."""
     p = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, MAX_WHOLE_SOURCE_BYTES).decode("utf-8"))
     except IsADirectoryError:
         return ParseResult(errors=[Problem(p, "is a directory, not a session file")])
     except (OSError, UnicodeDecodeError) as exc:

@@ -62,6 +62,7 @@ from smriti.adapters._common import (
     tool_call_text,
     without_inline_images,
 )
+from smriti.adapters._jsonl import MAX_WHOLE_SOURCE_BYTES, open_regular, oserror_text, read_regular
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "opencode"
@@ -137,7 +138,7 @@ class OpenCodeAdapter:
                 tables = _tables(path) if is_sqlite(path) else set()
                 return {"session", "message", "part"} <= tables or (path.name == GO_DB.name and GO_TABLES <= tables)
             if path.suffix == ".json" and path.parent.parent.name == "session":
-                with open(path, "rb") as fh:
+                with open_regular(path) as fh:
                     head = fh.read(4096).decode("utf-8", errors="replace")
                 return '"id"' in head and '"role"' not in head and ('"directory"' in head or '"projectID"' in head)
         except Exception:  # a sniff must never raise
@@ -631,9 +632,9 @@ class _GoDbReader:
 
 def _read_json(path: Path, errors: list[Problem]) -> Any:
     try:
-        return json.loads(path.read_bytes())
+        return json.loads(read_regular(path, MAX_WHOLE_SOURCE_BYTES))
     except OSError as exc:
-        errors.append(Problem(str(path), f"cannot read the file: {exc.strerror or exc}"))
+        errors.append(Problem(str(path), oserror_text(exc)))
     except ValueError as exc:
         errors.append(Problem(str(path), f"malformed JSON ({exc}); skipped"))
     return None

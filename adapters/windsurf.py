@@ -52,7 +52,7 @@ from smriti.adapters._common import (
     tool_call_text,
     user_messages,
 )
-from smriti.adapters._jsonl import JsonlRead, json_type_name, read_jsonl
+from smriti.adapters._jsonl import JsonlRead, json_type_name, open_regular, read_jsonl
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "windsurf"
@@ -145,7 +145,7 @@ def _recover_control_characters(path: Path, read: JsonlRead, start: int) -> None
     if not malformed:
         return
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             fh.seek(start)
             data = fh.read(read.offset - start)
     except OSError:

@@ -7,7 +7,7 @@ import json
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -24,6 +24,7 @@ from smriti.store import (
     READ_ONLY_ERRORS,
     KnowledgeRow,
 )
+from smriti.untrusted import printable
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -35,18 +36,23 @@ class SmritiGroup(click.Group):
         try:
             return super().invoke(ctx)
         except SmritiError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(printable(str(exc))) from None
         except DAMAGED_DB_ERRORS as exc:
             # A store whose header is sound opens fine; damage further in shows on the first read
             # of a bad page, in whatever command reads it.
-            raise click.ClickException(f"{_db(ctx)} is damaged ({exc}); `smriti doctor` explains the way out") from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise click.ClickException(
+                printable(f"{_db(ctx)} is damaged ({exc}); `smriti doctor` explains the way out")
+            ) from None
+        except click.ClickException as exc:
+            exc.message = printable(exc.message)  # type: ignore[misc]  # it may quote a path or a name from a file
+            raise
+        except (click.exceptions.Exit, click.Abort):
             raise
         except Exception as exc:
             message = _environment_message(ctx, exc)
             if message is None:
                 raise
-            raise click.ClickException(message) from None
+            raise click.ClickException(printable(message)) from None
 
 
 # What the machine, not smriti, refused: a full disk or quota, a file size limit, a read-only file
@@ -98,7 +104,34 @@ def _db(ctx: click.Context) -> Path:
 
 
 def emit_json(data: Any) -> None:
+    """JSON is data, not display: printed exactly (JSON escapes every control character)."""
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+class Styled(NamedTuple):
+    """A part of a line that smriti styles itself (a colour, bold): see `say`."""
+
+    text: str
+    style: dict[str, Any]
+
+
+def styled(text: str, **style: Any) -> Styled:
+    return Styled(text, style)
+
+
+def say(*parts: str | Styled, err: bool = False) -> None:
+    """Print one line for a person: every text line of every command goes through here.
+
+    Titles, bodies, paths, error messages and snippets come from synced files, agents' logs and
+    file names: each part loses its control characters (`untrusted.printable`: ESC and so every
+    escape sequence, C1 controls, carriage returns, bidi and zero-width characters) before
+    smriti's own styling is added around it, so only smriti's colours reach the terminal, piped or
+    not. (`untrusted.TerminalGuard` is the second line of defence on a terminal.)
+    """
+    click.echo(
+        "".join(click.style(printable(p.text), **p.style) if isinstance(p, Styled) else printable(p) for p in parts),
+        err=err,
+    )
 
 
 def _app(ctx: click.Context) -> App:
@@ -155,7 +188,8 @@ def _byline(author: str | None, committed_by: str | None) -> str:
 
 
 def _short(text: str | None, width: int) -> str:
-    text = " ".join((text or "").split())
+    """One line of at most `width` characters, measured without control characters (say drops them)."""
+    text = " ".join(printable(text or "").split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -213,7 +247,7 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
     from smriti.ingest import ingest as run_ingest
 
     if paths.disabled():
-        click.echo("smriti is disabled (SMRITI_DISABLE=1): nothing ingested.", err=True)
+        say("smriti is disabled (SMRITI_DISABLE=1): nothing ingested.", err=True)
         if json_:
             emit_json(
                 {
@@ -244,13 +278,13 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
 
         result = run_ingest(app.store, app.index, app.registry, app.config, list(agents), list(paths_), progress)
     for warning in app.registry.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if json_:
         emit_json(result.to_json())
     else:
         from smriti.ingest import describe_group
 
-        click.echo(
+        say(
             f"{_count(result.sessions_found, 'session')} found in {_count(result.files_seen, 'source')} "
             f"({result.files_unchanged} unchanged); {result.sessions_ingested} ingested, "
             f"{_count(result.messages_added, 'new message')}."
@@ -258,11 +292,11 @@ def ingest(ctx: click.Context, agents: tuple[str, ...], paths_: tuple[Path, ...]
         groups = result.problem_groups()
         warnings = [g for g in groups if g["severity"] == "warning"]
         for group in [g for g in groups if g["severity"] == "error"] + ([] if quiet else warnings[:SHOWN_WARNINGS]):
-            click.echo(f"{group['severity']}: {describe_group(group)}", err=True)
+            say(f"{group['severity']}: {describe_group(group)}", err=True)
         if not quiet and len(warnings) > SHOWN_WARNINGS:
-            click.echo(f"and {len(warnings) - SHOWN_WARNINGS} more warnings (--json lists all).", err=True)
+            say(f"and {len(warnings) - SHOWN_WARNINGS} more warnings (--json lists all).", err=True)
         if result.unreadable:
-            click.echo(
+            say(
                 f"{_count(len(result.unreadable), 'source')} could not be read (fix, remove or exclude "
                 "them in config.toml); everything else was ingested.",
                 err=True,
@@ -331,7 +365,7 @@ def search(
         emit_json([h.to_json() for h in hits])
         return
     if not hits:
-        click.echo("No matches.", err=True)
+        say("No matches.", err=True)
         return
     for h in hits:
         when = (h.timestamp or "")[:10]
@@ -340,13 +374,11 @@ def search(
             if h.kind == "knowledge" and (h.author or h.committed_by)
             else (h.agent or "-")
         )
-        click.echo(
-            click.style(f"{h.id}", fg="yellow") + f"  {when}  {who}  {h.project or '-'}  {h.kind}  score {h.score:.2f}"
-        )
+        say(styled(h.id, fg="yellow"), f"  {when}  {who}  {h.project or '-'}  {h.kind}  score {h.score:.2f}")
         if h.title:
-            click.echo(f"  {_short(h.title, 96)}")
-        click.echo(f"  {h.snippet}")
-        click.echo()
+            say(f"  {_short(h.title, 96)}")
+        say(f"  {h.snippet}")
+        say()
 
 
 @cli.command()
@@ -388,9 +420,9 @@ def recall(
         emit_json(result.to_json())
         return
     if not result.context:
-        click.echo("Nothing relevant recalled.", err=True)
+        say("Nothing relevant recalled.", err=True)
         return
-    click.echo(result.context)
+    say(result.context)
 
 
 @cli.command()
@@ -429,16 +461,16 @@ def sessions(
         given = (("agent", agent), ("project", project), ("category", category))
         filters = [f"--{name} {value}" for name, value in given if value]
         if filters and app.store.list_sessions(limit=1):
-            click.echo(f"No sessions match {' '.join(filters)}.", err=True)
+            say(f"No sessions match {' '.join(filters)}.", err=True)
         else:
-            click.echo("No sessions yet: run `smriti ingest`.", err=True)
+            say("No sessions yet: run `smriti ingest`.", err=True)
         return
     for r in rows:
         when = (r.started_at or "")[:16].replace("T", " ")
-        click.echo(
-            click.style(r.session_id, fg="yellow")
-            + f"  {when:16}  {r.agent:12} {_short(r.project_name or '-', 20):20} {r.message_count:5} msgs  "
-            + _short(r.title or "", 60)
+        say(
+            styled(r.session_id, fg="yellow"),
+            f"  {when:16}  {r.agent:12} {_short(r.project_name or '-', 20):20} {r.message_count:5} msgs  "
+            + _short(r.title or "", 60),
         )
 
 
@@ -481,15 +513,16 @@ def knowledge(
         emit_json([{k: v for k, v in r.to_json().items() if k != "body"} for r in rows])
         return
     if not rows:
-        click.echo("No knowledge items: `smriti share` writes them, `smriti sync` imports a team's.", err=True)
+        say("No knowledge items: `smriti share` writes them, `smriti sync` imports a team's.", err=True)
         return
     for r in rows:
         when = (r.shared or r.created or "")[:10]
-        click.echo(
-            click.style(r.id, fg="yellow")
-            + f"  {when:10}  {_short(r.category, 22):22} {_short(r.committed_by or r.author or '-', 16):16} "
+        by = _byline(r.author, r.committed_by) if r.author or r.committed_by else "-"  # a file's claim marked as one
+        say(
+            styled(r.id, fg="yellow"),
+            f"  {when:10}  {_short(r.category, 22):22} {_short(by, 24):24} "
             + _short(r.title, 60)
-            + ("" if r.status == "active" else f"  ({r.status})")
+            + ("" if r.status == "active" else f"  ({r.status})"),
         )
 
 
@@ -536,12 +569,12 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
             }
         )
         return
-    click.echo(click.style(session.title or "(untitled session)", bold=True))
-    click.echo(
+    say(styled(session.title or "(untitled session)", bold=True))
+    say(
         f"{session.session_id} · {session.agent} · {session.project_name or '-'} · "
         f"{session.started_at or '?'} → {session.ended_at or '?'} · {session.message_count} messages"
     )
-    click.echo(
+    say(
         f"category: {session.category or 'uncategorized'}"
         + (
             f" (tags: {', '.join(t['category'] + ('*' if t['source'] == 'user' else '') for t in tags)})"
@@ -550,28 +583,28 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
         )
     )
     if session.cwd:
-        click.echo(f"cwd: {session.cwd}" + (f" (branch {session.git_branch})" if session.git_branch else ""))
+        say(f"cwd: {session.cwd}" + (f" (branch {session.git_branch})" if session.git_branch else ""))
     if session.parent_native_id:
-        click.echo(f"parent session: {session.parent_native_id}")
+        say(f"parent session: {session.parent_native_id}")
     for rel in relations:
-        click.echo(f"{rel['relation'].replace('_', ' ')}: {rel['session_id']}  {rel['title'] or ''}")
+        say(f"{rel['relation'].replace('_', ' ')}: {rel['session_id']}  {rel['title'] or ''}")
     if digest.get("summary"):
-        click.echo()
+        say()
         for line in digest["summary"]:
-            click.echo(f"  {line}")
+            say(f"  {line}")
     from smriti.team.share import call_details, call_summary, display_files
 
     files = display_files(list(digest.get("entities", {}).get("files", [])), session.cwd)
     if files:
-        click.echo(f"  files: {', '.join(files[:10])}" + (" …" if len(files) > 10 else ""))
-    click.echo()
+        say(f"  files: {', '.join(files[:10])}" + (" …" if len(files) > 10 else ""))
+    say()
     for m in messages:
         label = (
             m.role
             if m.kind in ("prompt", "response")
             else f"{m.role} · {m.kind}" + (f" · {m.tool_name}" if m.tool_name else "")
         )
-        click.echo(click.style(f"[{m.seq}] {label}", fg="cyan") + (f"  {m.timestamp}" if m.timestamp else ""))
+        say(styled(f"[{m.seq}] {label}", fg="cyan"), (f"  {m.timestamp}" if m.timestamp else ""))
         text = m.text
         if m.kind == "tool_call":  # what the call was about, from its input; --full adds the whole input
             text = call_summary(m.tool_name, m.tool_input, m.action, m.text, typed=m.role == "user")
@@ -579,8 +612,8 @@ def show(ctx: click.Context, ident: str, full: bool, json_: bool) -> None:
                 text = "\n".join([text, *(f"  {line}" for d in call_details(m.tool_input) for line in d.splitlines())])
         elif not full and m.kind in ("tool_result", "injected_context") and len(text) > 400:
             text = text[:400] + f"… [{len(m.text) - 400} more characters; --full shows all]"
-        click.echo(text)
-        click.echo()
+        say(text)
+        say()
 
 
 def _show_knowledge(item: KnowledgeRow, json_: bool) -> None:
@@ -588,13 +621,13 @@ def _show_knowledge(item: KnowledgeRow, json_: bool) -> None:
     if json_:
         emit_json(item.to_json())
         return
-    click.echo(click.style(item.title, bold=True))
-    click.echo(
+    say(styled(item.title, bold=True))
+    say(
         f"{item.id} · team item by {_byline(item.author, item.committed_by)} · {item.category} · {item.agent or '-'} · "
         f"{item.created} · {item.status}" + (f" · {item.path}" if item.path else "")
     )
-    click.echo()
-    click.echo(item.body)
+    say()
+    say(item.body)
 
 
 @cli.command()
@@ -647,13 +680,13 @@ def categorize_cmd(ctx: click.Context, all_: bool, session_ids: tuple[str, ...],
     result = categorize(app.store, rowids, all_=all_)
     app.index.sync(app.store)
     for warning in result.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if json_:
         emit_json(result.to_json())
         return
-    click.echo(f"Categorized {_count(result.sessions, 'session')} ({result.changed} changed).")
+    say(f"Categorized {_count(result.sessions, 'session')} ({result.changed} changed).")
     for cat, n in result.categories.items():
-        click.echo(f"  {cat:28} {n}")
+        say(f"  {cat:28} {n}")
 
 
 @cli.command()
@@ -683,7 +716,7 @@ def tag(ctx: click.Context, ident: str, category: str, json_: bool) -> None:
     if json_:
         emit_json({"session_id": session.session_id, "category": category, "tags": tags})
         return
-    click.echo(f"{session.session_id} is now {category}.")
+    say(f"{session.session_id} is now {category}.")
 
 
 @cli.command()
@@ -715,7 +748,7 @@ def untag(ctx: click.Context, ident: str, category: str | None, json_: bool) -> 
             }
         )
         return
-    click.echo(f"Removed {', '.join(removed) or 'nothing'}; {session.session_id} is {after or 'uncategorized'}.")
+    say(f"Removed {', '.join(removed) or 'nothing'}; {session.session_id} is {after or 'uncategorized'}.")
 
 
 @cli.command()
@@ -750,10 +783,10 @@ def categories(ctx: click.Context, json_: bool) -> None:
         return
     for r in rows:
         indent = "  " if r["parent"] else ""
-        click.echo(f"{indent}{r['id']:30} {r['sessions']:6} sessions {r['tagged']:6} tagged  {r['description']}")
+        say(f"{indent}{r['id']:30} {r['sessions']:6} sessions {r['tagged']:6} tagged  {r['description']}")
     total = sum(r["corrections"] for r in rows)
     if total:
-        click.echo(f"{total} corrections in use (your tags and moved knowledge files).")
+        say(f"{total} corrections in use (your tags and moved knowledge files).")
 
 
 def _repo(path: Path | None) -> Path:
@@ -787,10 +820,10 @@ def init(repo: Path | None, json_: bool) -> None:
         emit_json(result)
         return
     if result["created"]:
-        click.echo("Created " + ", ".join(result["created"]) + f" in {result['repo']}.")
-        click.echo("Commit them, then `smriti share` what is worth keeping.")
+        say("Created " + ", ".join(result["created"]) + f" in {result['repo']}.")
+        say("Commit them, then `smriti share` what is worth keeping.")
     else:
-        click.echo(f"{result['repo']} is already set up.")
+        say(f"{result['repo']} is already set up.")
 
 
 @cli.command()
@@ -865,12 +898,12 @@ def share(
     else:
         verb = "Would write" if dry_run else "Wrote"
         for path in result.written:
-            click.echo(f"{verb} {path}")
-        click.echo(f"{len(result.written)} written, {result.unchanged} unchanged, {len(result.skipped)} skipped.")
+            say(f"{verb} {path}")
+        say(f"{len(result.written)} written, {result.unchanged} unchanged, {len(result.skipped)} skipped.")
         for skip in result.skipped:
-            click.echo(f"skipped {skip['id']}: {skip['reason']}", err=True)
+            say(f"skipped {skip['id']}: {skip['reason']}", err=True)
         for p in result.proposed_supersedes:
-            click.echo(f"hint: {p['id']} may supersede {p['supersedes']}: {p['hint']}", err=True)
+            say(f"hint: {p['id']} may supersede {p['supersedes']}: {p['hint']}", err=True)
 
 
 @cli.command()
@@ -891,7 +924,7 @@ def unshare(ctx: click.Context, item_id: str, repo: Path | None, json_: bool) ->
     if json_:
         emit_json(result)
         return
-    click.echo(f"Removed {', '.join(result['removed'])}; commit the deletion to withdraw it.")
+    say(f"Removed {', '.join(result['removed'])}; commit the deletion to withdraw it.")
 
 
 @cli.command()
@@ -929,18 +962,18 @@ def sync(
     app.index.sync(app.store)
     if not quiet:
         for warning in result.warnings:
-            click.echo(f"warning: {warning}", err=True)
+            say(f"warning: {warning}", err=True)
     if json_:
         emit_json(result.to_json())
     elif not quiet:
-        click.echo(
+        say(
             f"{result.imported} imported, {result.updated} updated, {result.removed} removed, "
             f"{result.unchanged} unchanged from {result.ref}."
         )
         if result.relabelled:
-            click.echo(f"{result.relabelled} moved to another category: kept as corrections for categorize.")
+            say(f"{result.relabelled} moved to another category: kept as corrections for categorize.")
         for r in result.rejected:
-            click.echo(f"rejected {r['path']}: {r['reason']}", err=True)
+            say(f"rejected {r['path']}: {r['reason']}", err=True)
 
 
 @cli.command()
@@ -966,11 +999,11 @@ def check(ctx: click.Context, targets: tuple[Path, ...], json_: bool) -> None:
     else:
         for p in result.problems:
             where = f"{p['path']}:{p['line']}" if p["line"] else p["path"]
-            click.echo(f"{where}: {p['rule']}: {p['message']}")
+            say(f"{where}: {p['rule']}: {p['message']}")
         for w in result.warnings:
             where = f"{w['path']}:{w['line']}" if w["line"] else w["path"]
-            click.echo(f"{where}: warning: {w['rule']}: {w['message']}", err=True)
-        click.echo(f"{_count(result.files, 'file')} checked, {_count(len(result.problems), 'problem')}.", err=True)
+            say(f"{where}: warning: {w['rule']}: {w['message']}", err=True)
+        say(f"{_count(result.files, 'file')} checked, {_count(len(result.problems), 'problem')}.", err=True)
     if result.problems:
         ctx.exit(1)
 
@@ -1027,7 +1060,7 @@ def hooks_install(
         if json_:
             emit_json(result)
             return
-        click.echo("Installed " + (", ".join(result["installed"]) or "nothing (already installed)") + ".")
+        say("Installed " + (", ".join(result["installed"]) or "nothing (already installed)") + ".")
         return
     from smriti.hooks.install import install
 
@@ -1039,17 +1072,17 @@ def hooks_install(
     for r in results:
         verb = "would change" if dry_run else "changed"
         if not r["changed"]:
-            click.echo(f"{r['agent']}: already installed in {r['path']}.")
+            say(f"{r['agent']}: already installed in {r['path']}.")
         else:
             what = ", ".join(f"{c['event']} {c['action']}" for c in r["events"] if c["action"] != "unchanged")
-            click.echo(f"{r['agent']}: {verb} {r['path']}{' (new file)' if r['created'] else ''}: {what}.")
+            say(f"{r['agent']}: {verb} {r['path']}{' (new file)' if r['created'] else ''}: {what}.")
             if r["backup"]:
-                click.echo(f"  original kept as {r['backup']}")
-            click.echo(f"  command: {r['command']} hook {r['agent']} EVENT")
+                say(f"  original kept as {r['backup']}")
+            say(f"  command: {r['command']} hook {r['agent']} EVENT")
         for s in r.get("skipped", []):
-            click.echo(f"  skipped {s['event']}: {s['reason']}", err=True)
+            say(f"  skipped {s['event']}: {s['reason']}", err=True)
         if r["trust"]:
-            click.echo(f"  next: {r['trust']}")
+            say(f"  next: {r['trust']}")
 
 
 @hooks.command("uninstall")
@@ -1079,7 +1112,7 @@ def hooks_uninstall(
         if json_:
             emit_json(result)
             return
-        click.echo("Removed smriti from " + (", ".join(result["removed"]) or "nothing (not installed)") + ".")
+        say("Removed smriti from " + (", ".join(result["removed"]) or "nothing (not installed)") + ".")
         return
     from smriti.hooks.install import uninstall
 
@@ -1090,16 +1123,16 @@ def hooks_uninstall(
         return
     for r in results:
         if not r["changed"]:
-            click.echo(f"{r['agent']}: nothing of smriti's in {r['path']}.")
+            say(f"{r['agent']}: nothing of smriti's in {r['path']}.")
             continue
         how = (
             "deleted (smriti had created it)"
             if r["deleted"]
             else ("restored to its original bytes" if r["restored"] else "smriti's entries removed")
         )
-        click.echo(f"{r['agent']}: {r['path']} {'would be ' if dry_run else ''}{how}: {', '.join(r['removed'])}.")
+        say(f"{r['agent']}: {r['path']} {'would be ' if dry_run else ''}{how}: {', '.join(r['removed'])}.")
         if r["backup"]:
-            click.echo(f"  the pre-smriti copy is still at {r['backup']}")
+            say(f"  the pre-smriti copy is still at {r['backup']}")
 
 
 @hooks.command("status")
@@ -1131,18 +1164,18 @@ def hooks_status(agents: tuple[str, ...], scope: str, repo: Path | None, json_: 
             state = "installed" if r["complete"] else f"partly installed (missing {', '.join(r['missing'])})"
         else:
             state = "not installed"
-        click.echo(f"{r['agent']:12} {state:20} {r['path']}")
+        say(f"{r['agent']:12} {state:20} {r['path']}")
         if r["command_ok"] is False:
-            click.echo(
+            say(
                 f"{'':12} the command no longer exists: {', '.join(r['commands'])}; "
                 f"run `smriti hooks install --agent {r['agent']}` again"
             )
         if r["problem"]:
-            click.echo(f"{'':12} {r['problem']}")
+            say(f"{'':12} {r['problem']}")
         if r["installed"] and r["trust"]:
-            click.echo(f"{'':12} {r['trust']}")
+            say(f"{'':12} {r['trust']}")
     last = runtime["last_failure"]
-    click.echo(
+    say(
         f"hook runs (24h): {runtime['runs_24h']} recalls, {runtime['failures_24h']} failures"
         + (f"; last failure {last['time']} {last['agent']} {last['event']}: {last['error']}" if last else "")
     )
@@ -1169,16 +1202,16 @@ def hooks_log(limit: int, json_: bool) -> None:
         emit_json(rows)
         return
     if not rows:
-        click.echo("No hook has recalled anything yet.", err=True)
+        say("No hook has recalled anything yet.", err=True)
         return
     for r in rows:
         items = ", ".join(r.get("items") or []) or "-"
-        click.echo(
+        say(
             f"{r.get('time')}  {r.get('agent', '?'):12} {r.get('event', '?'):16} {r.get('chars', 0):6} chars  "
             f"session {(r.get('session') or '-')[:12]}  items {items}"
         )
         if r.get("prompt"):
-            click.echo(f"    {_short(r['prompt'], 100)}")
+            say(f"    {_short(r['prompt'], 100)}")
 
 
 @cli.command()
@@ -1213,7 +1246,7 @@ def forget(
     if json_:
         emit_json(result)
         return
-    click.echo(f"Forgot {_count(result['sessions'], 'session')}.")
+    say(f"Forgot {_count(result['sessions'], 'session')}.")
 
 
 @cli.command()
@@ -1237,9 +1270,9 @@ def prune(ctx: click.Context, days: int, kind: str | None, json_: bool) -> None:
         emit_json(result)
         return
     if kind:
-        click.echo(f"Removed {_count(result['messages_removed'], 'tool output')} older than {result['cutoff']}.")
+        say(f"Removed {_count(result['messages_removed'], 'tool output')} older than {result['cutoff']}.")
     else:
-        click.echo(f"Removed {_count(result['sessions_removed'], 'session')} older than {result['cutoff']}.")
+        say(f"Removed {_count(result['sessions_removed'], 'session')} older than {result['cutoff']}.")
 
 
 @cli.command()
@@ -1313,7 +1346,7 @@ def index_rebuild(ctx: click.Context) -> None:
     """
     app = _app(ctx)
     n = app.index.rebuild(app.store)
-    click.echo(f"Indexed {_count(n or 0, 'message')}.")
+    say(f"Indexed {_count(n or 0, 'message')}.")
 
 
 @index.command("path")
@@ -1324,7 +1357,7 @@ def index_path() -> None:
     Example:
         smriti index path
     """
-    click.echo(str(paths.index_dir()))
+    say(str(paths.index_dir()))
 
 
 @cli.command("path")
@@ -1343,7 +1376,7 @@ def path_cmd(all_: bool, json_: bool) -> None:
     from smriti.status import locations
 
     if not (all_ or json_):
-        click.echo(str(paths.data_dir()))
+        say(str(paths.data_dir()))
         return
     where = locations(paths.data_dir())
     if json_:
@@ -1351,7 +1384,7 @@ def path_cmd(all_: bool, json_: bool) -> None:
         return
     width = max(map(len, where))
     for name, value in where.items():
-        click.echo(f"{name:{width}}  {value if value is not None else '-'}")
+        say(f"{name:{width}}  {value if value is not None else '-'}")
 
 
 @cli.command()
@@ -1373,17 +1406,17 @@ def adapters(ctx: click.Context, json_: bool) -> None:
     app = _app(ctx)
     rows = adapter_report(app)
     for warning in app.registry.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if json_:
         emit_json(rows)
         return
     home = str(paths.home()).rstrip("/") + "/"
     for r in rows:
-        click.echo(f"{r['name']:14} {r['origin']:10} {_count(r['sessions_found'], 'session'):>14}")
+        say(f"{r['name']:14} {r['origin']:10} {_count(r['sessions_found'], 'session'):>14}")
         for root in r["default_roots"]:
             shown = "~/" + root[len(home) :] if root.startswith(home) else root  # --json has it in full
-            click.echo(f"    {shown}" + ("" if root in r["existing_roots"] else "  (not found)"))
+            say(f"    {shown}" + ("" if root in r["existing_roots"] else "  (not found)"))
         if r["project_files"]:
-            click.echo(f"    {', '.join(r['project_files'])} at the root of every project smriti knows")
+            say(f"    {', '.join(r['project_files'])} at the root of every project smriti knows")
         if not r["default_roots"] and not r["project_files"]:
-            click.echo("    only what `smriti ingest --path` is given")
+            say("    only what `smriti ingest --path` is given")

@@ -28,7 +28,7 @@ from typing import Any
 
 from smriti import project as projects
 from smriti.adapters import Adapter, Registry
-from smriti.adapters._jsonl import MAX_SOURCE_BYTES, describe_mode
+from smriti.adapters._jsonl import MAX_SOURCE_BYTES, MAX_WHOLE_SOURCE_BYTES, describe_mode, read_whole
 from smriti.config import NO_SAVE_MARKER, UserConfig
 from smriti.digest.apply import Enricher
 from smriti.errors import InvalidInput
@@ -39,8 +39,10 @@ from smriti.store import SourceState, Store
 Progress = Callable[[int, int, str], None]
 
 # Sources written per transaction: whole sessions only, so a crash loses at most one batch of
-# work (redone by the next run), never half a session.
+# work (redone by the next run), never half a session. A batch is parsed before it is written, so
+# its sources' bytes also bound it: what is held parsed at once stays near BATCH_BYTES of logs.
 BATCH_SOURCES = 64
+BATCH_BYTES = 64 * 1024 * 1024
 
 
 @dataclass
@@ -175,7 +177,9 @@ def plan_sources(
             if root.exists():
                 tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result))
         for name in getattr(adapter, "project_files", ()):
-            tasks.extend((adapter, f) for root in project_roots if (f := root / name).is_file())
+            tasks.extend(
+                (adapter, f) for root in project_roots if (f := root / name).is_file() and _readable_kind(f, result)
+            )
     unique: dict[tuple[str, Path], tuple[Adapter, Path]] = {}
     for adapter, found in tasks:
         unique.setdefault((adapter.name, found), (adapter, found))
@@ -186,18 +190,26 @@ def _readable_kind(path: Path, result: IngestResult) -> bool:
     """Whether a found source is a file (or folder) ingest may open; a warning for one it may not.
 
     Anyone who can write under an agent's log folder can leave a link to /dev/zero or a FIFO
-    there: reading the first never ends (and fills memory), opening the second waits for ever, both
-    while ingest holds the store's write lock. Links are followed; what they point at decides.
+    there: reading the first never ends (and fills memory), opening the second waits for ever.
+    Links are followed; what they point at decides. A file over its size cap is not read either:
+    MAX_WHOLE_SOURCE_BYTES for one an adapter reads whole (`read_whole`), else MAX_SOURCE_BYTES.
     """
     try:
         st = os.stat(path)
     except OSError:
         return True  # gone or unreadable: reading it reports that, as before
-    if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
-        if st.st_size > MAX_SOURCE_BYTES and stat.S_ISREG(st.st_mode):
-            size, cap = st.st_size // 1_048_576, MAX_SOURCE_BYTES // 1_048_576
+    if stat.S_ISDIR(st.st_mode):
+        return True
+    if stat.S_ISREG(st.st_mode):
+        # Never opened by reading it: `read_whole` looks at the name, else at 16 bytes.
+        if st.st_size > MAX_WHOLE_SOURCE_BYTES and read_whole(path):
+            cap, what = MAX_WHOLE_SOURCE_BYTES, "a file read whole (JSON, Markdown, compressed)"
+        else:
+            cap, what = MAX_SOURCE_BYTES, "a source"
+        if st.st_size > cap:
+            size = st.st_size // 1_048_576
             result.warnings.append(
-                Problem(str(path), f"is {size:,} MB, over the {cap:,} MB limit for a source; skipped")
+                Problem(str(path), f"is {size:,} MB, over the {cap // 1_048_576:,} MB limit for {what}; skipped")
             )
             return False
         return True
@@ -214,52 +226,84 @@ def ingest(
     paths: list[Path] | None = None,
     progress: Progress | None = None,
 ) -> IngestResult:
+    """Read, then write, batch by batch.
+
+    A batch's sources are parsed first, with no transaction open; then every repo its sessions
+    ran in has its team config loaded (`.smriti/config.toml`: its regexes are vetted by running
+    them, up to seconds for a hostile one, smriti.saferegex), still with no transaction open; only
+    then is the batch written, in one transaction. So neither parsing nor the vetting of a team's
+    patterns ever holds the store's write lock: the only team regexes run under it are the
+    categorize rules' searches, each bounded by saferegex.SEARCH_TIMEOUT per message and all of a
+    run by MAX_TIMEOUTS of those (0.15 s).
+    """
     result = IngestResult()
     roots = known_project_roots(store)
     tasks = plan_sources(registry, config, agents or [], paths or [], result, roots)
     known = store.all_source_states()
     enricher = Enricher(store)
-    # A team's config holds regexes that are vetted by running them (smriti.saferegex: up to seconds
-    # for a hostile one). Every known repo's is loaded here, before the first write transaction, so
-    # that work never holds the write lock; only a repo first seen in this run loads inside its batch.
-    for root in roots:
+    for root in roots:  # the repos of the sessions stored before: their configs, once
         enricher.settings_for_repo(str(root))
     result.files_seen = len(tasks)
     done = 0
-    for start in range(0, len(tasks), BATCH_SOURCES):
-        with store.batch():
-            for adapter, path in tasks[start : start + BATCH_SOURCES]:
-                done += 1
-                if progress:
-                    progress(done, len(tasks), str(path))
-                _ingest_source(store, enricher, adapter, path, known.get(str(path)), config, result)
+    while done < len(tasks):
+        reads: list[_SourceRead] = []
+        read_bytes = 0
+        while done < len(tasks) and len(reads) < BATCH_SOURCES and read_bytes < BATCH_BYTES:
+            adapter, path = tasks[done]
+            done += 1
+            if progress:
+                progress(done, len(tasks), str(path))
+            read = _read_source(store, adapter, path, known.get(str(path)), config, result)
+            if read is not None:
+                reads.append(read)
+                read_bytes += read.size
+        for read in reads:  # repos first seen in this batch: their configs before the write lock
+            for session in read.sessions:
+                proj = projects.resolve(session.cwd)
+                enricher.settings_for_repo(proj.root if proj else None)
+        if reads:
+            with store.batch():
+                for read in reads:
+                    _store_source(store, enricher, read, config, result)
     result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
     result.indexed = index.sync(store)
     return result
 
 
-def _ingest_source(
+@dataclass
+class _SourceRead:
+    """What one source's read leaves to write: its sessions, its new state, its problems."""
+
+    path: str
+    agent: str
+    size: int
+    sessions: list[Session] = field(default_factory=list)
+    state: SourceState | None = None  # remembered as read (None: read again next run)
+    problems: list[str] | None = None  # the source's recorded problems, replaced (None: left as they are)
+
+
+def _read_source(
     store: Store,
-    enricher: Enricher,
     adapter: Adapter,
     path: Path,
     known: SourceState | None,
     config: UserConfig,
     result: IngestResult,
-) -> None:
+) -> _SourceRead | None:
+    """Parse one source (no write): what to store of it, or None when there is nothing to store."""
     spath = str(path)
     if config.excludes(spath):
         result.skipped.append({"path": spath, "reason": "excluded by config"})
-        return
+        return None
     try:
         st = os.stat(path)
     except OSError as exc:
         result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
         result.unreadable.append(spath)
-        return
+        return None
     if stat.S_ISREG(st.st_mode) and st.st_size == 0 and not (known and known.sessions):
         result.skipped.append({"path": spath, "reason": "empty file: nothing to read yet"})
-        return
+        return None
     size, mtime_ns = _fingerprint(path, st)
     if (
         known
@@ -268,19 +312,20 @@ def _ingest_source(
     ):
         result.files_unchanged += 1
         result.sessions_found += len(known.sessions)
-        return
+        return None
     resume = None
     if known and known.agent == adapter.name and size >= known.size:
         state = store.source_state(spath)
         resume = state.resume if state else None
     before = len(result.errors)  # this read's problems replace the source's recorded ones (status shows them)
+    out = _SourceRead(spath, adapter.name, size)
     try:
         parsed: ParseResult = adapter.parse(path, resume)
     except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
         result.errors.append(Problem(spath, f"adapter {adapter.name!r} failed: {type(exc).__name__}: {exc}"))
         result.unreadable.append(spath)
-        store.save_source_errors(spath, adapter.name, [_problem_line(p) for p in result.errors[before:]])
-        return
+        out.problems = [_problem_line(p) for p in result.errors[before:]]
+        return out
     result.files_read += 1
     result.errors.extend(parsed.errors)
     result.warnings.extend(parsed.warnings)
@@ -297,21 +342,32 @@ def _ingest_source(
                 Problem(spath, f"nothing readable as {adapter.name}: another agent's log? (see --agent)")
             )
         result.unreadable.append(spath)
-        store.save_source_errors(
-            spath, adapter.name, [_problem_line(p) for p in [*result.errors[before:], *parsed.warnings]]
-        )
-        return
+        out.problems = [_problem_line(p) for p in [*result.errors[before:], *parsed.warnings]]
+        return out
     native_ids = list(known.sessions) if known else []
     for session in parsed.sessions:
         if session.native_id not in native_ids:
             native_ids.append(session.native_id)
-        _store_session(store, enricher, session, config, result)
+    out.sessions = parsed.sessions
     # An unreadable source (a directory named like a transcript, no permission) is not
     # remembered, so it is reported again until someone fixes it.
     if stat.S_ISREG(st.st_mode) and os.access(path, os.R_OK):
-        store.save_source_state(SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids))
-    store.save_source_errors(spath, adapter.name, [_problem_line(p) for p in result.errors[before:]])
+        out.state = SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids)
+    out.problems = [_problem_line(p) for p in result.errors[before:]]
     result.sessions_found += len(native_ids)
+    return out
+
+
+def _store_source(
+    store: Store, enricher: Enricher, read: _SourceRead, config: UserConfig, result: IngestResult
+) -> None:
+    """Write one source's read (inside the batch's transaction)."""
+    for session in read.sessions:
+        _store_session(store, enricher, session, config, result)
+    if read.state is not None:
+        store.save_source_state(read.state)
+    if read.problems is not None:
+        store.save_source_errors(read.path, read.agent, read.problems)
 
 
 def _problem_line(p: Problem) -> str:

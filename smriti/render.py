@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from smriti.status import StatusReport
+from smriti.untrusted import printable
 
 TOP_PROJECTS = 10
 
@@ -25,6 +26,15 @@ def _console() -> Any:
     # Nothing is cut off: long values wrap instead of ending in "…".
     wide = not sys.stdout.isatty() and not os.environ.get("COLUMNS")
     return Console(file=sys.stdout, highlight=False, emoji=False, width=200 if wide else None)
+
+
+def e(text: Any) -> str:
+    """A value from the data, ready for a rich cell: its control characters dropped (paths, error
+    messages and names come from agents' logs and synced files: `untrusted.printable`), then its
+    brackets escaped (rich would read them as markup)."""
+    from rich.markup import escape
+
+    return escape(printable(str(text)))
 
 
 def plural(n: int, noun: str) -> str:
@@ -86,10 +96,9 @@ def _table(title: str, *columns: str) -> Any:
 
 def status_tables(data: StatusReport) -> list[Any]:
     """The report as rich tables: overview, agents, adapter errors, projects, categories,
-    knowledge and sharing, hooks, index. Every value from the data is escaped (paths and error
-    messages hold brackets that rich would read as markup)."""
+    knowledge and sharing, hooks, index. Every value from the data goes through `e` (paths and
+    error messages hold control characters from files, and brackets that rich would read as markup)."""
     from rich.console import Group
-    from rich.markup import escape as e
 
     out = []
     idx = data["index"]
@@ -265,21 +274,19 @@ def print_status(data: StatusReport) -> None:
 
 def print_doctor(report: dict[str, Any], repair: bool) -> None:
     """The checks as a table (check, ok/problem, detail), then what was repaired."""
-    from rich.markup import escape
-
     console = _console()
     table = _table("smriti doctor", "check", "result", "detail")
     for c in report["checks"]:
         table.add_row(
-            escape(c["check"]),
+            e(c["check"]),
             ("[green]repaired[/]" if c.get("repaired") else "[green]ok[/]") if c["ok"] else "[red]problem[/]",
-            escape(c["detail"]),
+            e(c["detail"]),
         )
     out: list[Any] = [table]
     if report["repaired"]:
-        out += ["", "[bold]Repaired[/]", *(f"  - {escape(r)}" for r in report["repaired"])]
+        out += ["", "[bold]Repaired[/]", *(f"  - {e(r)}" for r in report["repaired"])]
     if report.get("advice"):
-        out += ["", "[bold]Not repaired[/]", *(f"  - {escape(a)}" for a in report["advice"])]
+        out += ["", "[bold]Not repaired[/]", *(f"  - {e(a)}" for a in report["advice"])]
     _emit(console, out)
     if report["problems"] and not repair:
         from rich.console import Console

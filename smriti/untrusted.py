@@ -6,10 +6,17 @@ Two audiences, two rules:
   other control characters, and turns Unicode line and paragraph separators into newlines, so
   that a look-alike of the block's marker (`ｓｍｒｉｔｉ-context`, `smri\u200bti-context`) is
   seen, and neutralised, as the marker it imitates;
-- a person's terminal: `TerminalGuard` wraps stdout and stderr when they are terminals and drops
-  every control character and escape sequence except the few smriti itself writes (colours, the
-  progress bar's cursor and line erasing), so a synced title cannot set the window title
-  (`ESC]0;…BEL`), clear the screen (`ESC[2J`) or reorder what is shown (U+202E).
+- a person's terminal: `printable` drops every control character (ESC, and with it every escape
+  sequence, colours included; the C1 controls such as U+009B, a CSI on some terminals; carriage
+  returns, BEL, backspace), zero-width and bidi character from a text; every text line the CLI
+  prints passes each value from outside through it (`smriti.cli.say`, `smriti.render.e`), piped
+  or not, before smriti adds its own styling. So a synced title cannot colour the rest of the
+  screen (`ESC[31m`), set the window title (`ESC]0;…BEL`), clear the screen (`ESC[2J`), overwrite
+  a line (`\r`) or reorder what is shown (U+202E). `TerminalGuard` is the second line: it wraps
+  stdout and stderr when they are terminals and drops every control character and escape
+  sequence but the few smriti writes (colours, the progress bar's cursor and line erasing), for
+  a print path that would forget `printable` (it cannot tell a foreign colour from smriti's own).
+  JSON output is data, not display: it keeps the text exactly (JSON escapes control characters).
 """
 
 from __future__ import annotations
@@ -40,8 +47,20 @@ def for_model(text: str) -> str:
     return _CONTROL_RE.sub("", text)
 
 
+# A whole CSI sequence (colours, cursor moves, erasing: what test runners and progress bars leave
+# in tool output), with ESC [ or the one-byte C1 CSI.
+_CSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]")
+
+
 def printable(text: str) -> str:
-    """`text` without any control, zero-width or bidi character (tab and newline stay)."""
+    """`text` without any control, zero-width or bidi character (tab and newline stay): what any
+    text from outside becomes before it is printed for a person (a CR of a CRLF goes, its LF stays).
+
+    A CSI sequence goes whole (`ESC[31m`, `ESC[2J`: no `[31m` left in a test run's output); of any
+    other escape sequence only its control characters go, so what it tried to do shows
+    (`ESC]0;title BEL` becomes `]0;title`)."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _CSI_RE.sub("", text)
     return _INVISIBLE_RE.sub("", _CONTROL_RE.sub("", text))
 
 

@@ -305,6 +305,20 @@ def test_click_is_the_clis_only() -> None:
     assert _violations(click_outside_cli, MODULES) == []
 
 
+def test_the_cli_prints_text_through_say_only() -> None:
+    """Text for a person goes through `cli.say`, which drops control characters from what came
+    from outside (issue 15); `click.echo` is called by `say` and by `emit_json` (data) only."""
+    tree = ast.parse((ROOT / "smriti" / "cli.py").read_text())
+    callers = [
+        fn.name
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef)
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("click.echo", "click.secho", "print")
+    ]
+    assert sorted(callers) == ["emit_json", "say"], callers
+
+
 def test_adapters_import_models_and_each_other_only() -> None:
     assert _violations(adapter_imports, MODULES) == []
 

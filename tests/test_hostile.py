@@ -40,6 +40,7 @@ from smriti.team import knowledge
 
 HOSTILE_RULE = "[[categorize.rules]]\ncategory = \"bug\"\npattern = '(\\w+\\s?)+$'\nweight = 2.0\n"
 SESSIONS = sorted(EXAMPLES.glob("claude-code/*/*.jsonl"))
+GEMINI_LEGACY = Path(__file__).parent / "fixtures" / "gemini" / "session-2025-11-20T14-05-2b3c4d5e.json"
 
 
 def git(repo: Path, *args: str, author: str = "Tess Team <tess@example.com>") -> str:
@@ -92,10 +93,22 @@ def show_json(item_id: str) -> dict:
 
 @pytest.mark.parametrize(
     "pattern",
-    [r"(\w+\s?)+$", r"(a+)+$", r"(?:x*)*y", r"(x(a+))*$", r"(a|aa)+$", r"(\w|\d)+$"],
+    [r"(\w+\s?)+$", r"(a+)+$", r"(?:x*)*y", r"(x(a+))*$", r"(a|aa)+$"],
 )
 def test_a_backtracking_pattern_is_refused(pattern: str) -> None:
     assert saferegex.reject_reason(pattern) is not None
+
+
+def test_a_pattern_on_the_probes_border_is_refused_or_switched_off() -> None:
+    r"""`(\w|\d)+$` grows about 10× per 4× text: about 50 ms on each of its 14 slow probes, 0.7 s
+    in all on an idle 2-core machine, against PROBE_TOTAL (1 s). So `check` refuses it on a loaded
+    or slow machine and accepts it on a fast one; either way it cannot hold anything up: accepted,
+    it is switched off by its first search of a long text."""
+    pattern = r"(\w|\d)+$"
+    if saferegex.reject_reason(pattern) is not None:
+        return
+    guarded = saferegex.Guarded(pattern, saferegex.Budget())
+    assert not guarded.search("a" * 50_000 + "!") and guarded.off
 
 
 @pytest.mark.parametrize(
@@ -130,6 +143,67 @@ def test_check_refuses_a_backtracking_rule_and_ingest_with_it_finishes(tmp_path:
     assert out["sessions_ingested"] == 1
     assert any("nests quantifiers" in w["error"] for w in out["warnings"]), out["warnings"]
     assert run("status").returncode == 0
+
+
+def test_a_repo_first_seen_by_ingest_has_its_patterns_vetted_outside_the_write_lock(
+    tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Vetting a team's patterns runs them on adversarial texts (up to seconds for a hostile one):
+    it must never happen inside ingest's write transaction, not even for a repo that the store
+    meets for the first time in this very ingest. While each pattern is vetted, another
+    connection takes the write lock without waiting (busy timeout 0). Whatever the machine's
+    speed, the lock is either free at that moment or not."""
+    import apsw
+
+    from smriti import paths
+    from smriti.app import App
+    from smriti.digest.apply import categorize
+    from smriti.ingest import ingest
+
+    repo = team_repo(tmp_path / "repo")
+    (repo / ".smriti" / "config.toml").write_text(
+        "[categorize]\n[[categorize.rules]]\ncategory = \"bug\"\npattern = '\\bSEV-?[12]\\b'\nweight = 2.0\n"
+        "[[categorize.rules]]\ncategory = \"bug\"\npattern = '(a|aa)+$'\nweight = 2.0\n"
+    )
+    root = claude_tree(isolated_env, [])
+    (root / SESSIONS[0].name).write_text(SESSIONS[0].read_text().replace("/home/dev/payments-api", str(repo)))
+    app = App()
+    db = paths.db_path(app.data_dir)
+    app.store  # noqa: B018  (the store exists, empty: the repo is new to it)
+    vetted: list[tuple[str, bool]] = []
+    real = saferegex.reject_reason
+
+    def vet_and_try_the_lock(pattern: str) -> str | None:
+        other = apsw.Connection(str(db))
+        other.set_busy_timeout(0)
+        try:
+            other.execute("begin immediate")
+            other.execute("rollback")
+            free = True
+        except apsw.BusyError:
+            free = False
+        finally:
+            other.close()
+        vetted.append((pattern, free))
+        return real(pattern)
+
+    monkeypatch.setattr(saferegex, "reject_reason", vet_and_try_the_lock)
+    try:
+        result = ingest(app.store, app.index, app.registry, app.config)
+    finally:
+        app.close()
+    assert result.sessions_ingested == 1
+    assert {p for p, _ in vetted} == {"(a|aa)+$", r"\bSEV-?[12]\b"}, vetted
+    assert all(free for _, free in vetted), f"a pattern was vetted while ingest held the write lock: {vetted}"
+    assert any("(a|aa)+$" in w.error and "backtracks" in w.error for w in result.warnings), result.warnings
+    # `smriti categorize` loads its sessions' configs before its write transactions too
+    vetted.clear()
+    app = App()
+    try:
+        assert categorize(app.store, all_=True).sessions == 1
+    finally:
+        app.close()
+    assert vetted and all(free for _, free in vetted), vetted
 
 
 def test_check_refuses_a_redact_pattern_it_cannot_bound(tmp_path: Path) -> None:
@@ -196,6 +270,54 @@ def test_a_source_over_the_size_cap_is_not_read(tmp_path: Path) -> None:
         open_regular(big, max_bytes=10)
     os.mkfifo(tmp_path / "p.jsonl")
     assert "FIFO" in read_jsonl(tmp_path / "p.jsonl").errors[0].error  # returns: no open() waiting for a writer
+
+
+def test_a_whole_file_source_over_its_cap_is_skipped_with_a_warning(isolated_env: Path, tmp_path: Path) -> None:
+    """A JSON source is read whole (bytes and parsed values at once), so it has a lower cap than a
+    JSONL transcript, which is streamed: over it, one warning and the rest is ingested. The big
+    file is sparse: no disk is used, and nothing reads it."""
+    from smriti.adapters._common import SourceKind, read_source_bytes
+    from smriti.adapters._jsonl import MAX_WHOLE_SOURCE_BYTES, read_whole
+
+    chats = isolated_env / ".gemini" / "tmp" / "shop" / "chats"
+    chats.mkdir(parents=True)
+    shutil.copy(GEMINI_LEGACY, chats)
+    big = chats / "session-2026-01-01T00-00-abcdef12.json"
+    with big.open("wb") as fh:
+        fh.truncate(MAX_WHOLE_SOURCE_BYTES + 10 * 1_048_576)
+    assert big.stat().st_blocks * 512 < 1_048_576  # sparse
+    r = run("ingest", "--agent", "gemini", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["sessions_ingested"] == 1
+    [warning] = [w for w in out["warnings"] if w["path"] == str(big)]
+    assert (
+        warning["error"]
+        == "is 266 MB, over the 256 MB limit for a file read whole (JSON, Markdown, compressed); skipped"
+    )
+    # the adapters' own reads refuse it too (a source named on the command line, a side file)
+    assert "over the 256 MB limit" in read_source_bytes(big, SourceKind("a session file", "session"))[1]
+    # a JSONL transcript is streamed and a SQLite database queried: neither is read whole
+    assert read_whole(big) and not read_whole(tmp_path / "x.jsonl")
+    db = tmp_path / "state.vscdb"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(100))
+    assert not read_whole(db)
+
+
+def test_fifos_beside_the_sources_hang_nothing(isolated_env: Path, tmp_path: Path) -> None:
+    """A side file an adapter reads (Gemini's .project_root) and a file a detector sniffs
+    (`--path` of a folder) may be FIFOs too: opening one for reading would wait for ever."""
+    chats = isolated_env / ".gemini" / "tmp" / "shop" / "chats"
+    chats.mkdir(parents=True)
+    shutil.copy(GEMINI_LEGACY, chats)
+    os.mkfifo(chats.parent / ".project_root")
+    r = run("ingest", "--agent", "gemini", "--json")  # killed, and the test failed, past HARD_TIMEOUT
+    assert r.returncode == 0 and json.loads(r.stdout)["sessions_ingested"] == 1, r.stderr
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    os.mkfifo(folder / "chat.json")
+    r = run("ingest", "--path", str(folder), "--json")
+    assert r.returncode == 1 and "no adapter recognises this" in r.stdout, r.stdout + r.stderr
 
 
 def test_a_line_nested_a_thousand_deep_is_skipped_on_its_own(isolated_env: Path) -> None:
@@ -283,6 +405,7 @@ def test_the_author_shown_is_gits_and_the_files_is_a_claim(tmp_path: Path) -> No
     assert (shown["committed_by"], shown["author"]) == ("Mallory <mallory@example.com>", "Alice Admin")
     text = run("show", it.id).stdout
     assert "team item by Mallory <mallory@example.com> (the file says Alice Admin)" in text
+    assert "Mallory <mallory@exampl…" in run("knowledge").stdout  # git's author first, not the claim
     ctx = json.loads(run("recall", "zorblax cache entries", "--project", str(repo), "--json").stdout)["context"]
     assert "committed by Mallory <mallory@example.com> · the file says by Alice Admin" in ctx
     # a teammate's later edit makes them the one shown
@@ -290,6 +413,13 @@ def test_the_author_shown_is_gits_and_the_files_is_a_claim(tmp_path: Path) -> No
     commit(repo, author="Bob Builder <bob@example.com>")
     run("sync", "--repo", str(repo))
     assert show_json(it.id)["committed_by"] == "Bob Builder <bob@example.com>"
+    # a file no commit vouches for (a draft synced with --worktree): its claim is shown as one
+    draft = an_item(8, author="Alice Admin")
+    write(repo, str(knowledge.item_path(draft)), knowledge.render_bytes(draft))
+    assert json.loads(run("sync", "--repo", str(repo), "--worktree", "--json").stdout)["imported"] == 1
+    assert show_json(draft.id)["committed_by"] is None
+    listed = next(line for line in run("knowledge").stdout.splitlines() if line.startswith(draft.id))
+    assert "Alice Admin (unverified)" in listed, listed
 
 
 # ---------------------------------------------------------------------------------------------
@@ -379,6 +509,80 @@ def test_show_on_a_terminal_writes_no_foreign_escape_sequences(tmp_path: Path) -
     assert b"\x1b[1m" in out  # smriti's own styling still reaches the terminal
     # piped, the JSON keeps the data as stored (escaped by JSON)
     assert "\x1b]8;;http://x" in json.loads(run("show", it.id, "--json").stdout)["body"]
+
+
+# Every kind of terminal trick: a colour, a window title, a screen clear, the one-byte C1 CSI (a
+# CSI on some terminals), a carriage return that would overwrite what was printed before it.
+TRICKS = "\x1b[31mRED\x1b[0m \x1b]0;title\x07 \x1b[2J \x9b5m blink \rOVER"
+# What smriti itself writes on a terminal for these commands: bold, yellow and cyan, and the reset.
+OWN_STYLING = re.compile(rb"\x1b\[(?:0|1|33|36)m")
+
+
+def _foreign_controls(out: bytes, *, tty: bool) -> list[bytes]:
+    """The control characters in `out` that smriti did not write itself (a pty turns \\n into \\r\\n)."""
+    if tty:
+        out = OWN_STYLING.sub(b"", out.replace(b"\r\n", b"\n"))
+    text = out.decode("utf-8", "replace")
+    return [m.group().encode() for m in re.finditer("[\x00-\x08\x0b-\x1f\x7f-\x9f]", text)]
+
+
+def test_untrusted_text_reaches_no_terminal_with_its_control_characters(tmp_path: Path, isolated_env: Path) -> None:
+    """Titles, bodies, authors, paths and problem messages from transcripts, synced files and file
+    names, through every command that shows them, piped and on a terminal: no ESC, C1, BEL or CR
+    from the data (so no colour, title, clear or overwrite); smriti's own styling stays; JSON keeps
+    the data exactly."""
+    tricky = json.dumps(TRICKS)[1:-1]  # as it is written inside a JSON string
+    text = SESSIONS[0].read_text()
+    text = text.replace("Fix connection pool exhaustion", f"Fix {tricky} pool exhaustion")  # the title
+    text = text.replace("The payments API", f"The {tricky} payments API")  # the first prompt
+    text = text.replace('"gitBranch": "fix/pool"', f'"gitBranch": "fix/{tricky}"')
+    root = claude_tree(isolated_env, [])
+    # a file name with an escape sequence, holding a malformed line: ingest and status quote its path
+    (root / "evil\x1b]0;pwned\x07\x1b[31m.jsonl").write_text(text + "{not json\n")
+
+    line = TRICKS.replace("\r", "")  # a title or an author is one line: a carriage return is refused
+    body = f"# Zorblax\n\nzorblax cache {TRICKS} holds 10000 entries.\n"
+    it = an_item(6, title=f"Zorblax {line}", body=body, author=f"mal{line}lory")
+    repo = team_repo(tmp_path / "repo")
+    write(repo, str(knowledge.item_path(it)), knowledge.render_bytes(it))
+    commit(repo)
+    (repo / ".smriti" / "knowledge" / "bad\x1b[31mname.md").write_text("not an item")  # check quotes the path
+    r = run("ingest")
+    assert r.returncode == 0, r.stderr
+    assert "malformed JSON" in r.stderr and not _foreign_controls(r.stderr.encode(), tty=False), r.stderr
+    assert run("sync", "--repo", str(repo)).returncode == 0
+    [session] = json.loads(run("sessions", "--json").stdout)
+    sid = session["session_id"]
+    assert TRICKS in session["title"]  # stored as written: data, not display
+
+    commands = [
+        ["show", sid],
+        ["show", sid, "--full"],
+        ["show", it.id],
+        ["sessions"],
+        ["knowledge"],
+        ["search", "pool exhaustion"],
+        ["search", "zorblax cache"],
+        ["recall", "zorblax cache entries", "--project", str(repo)],
+        ["status"],
+        ["doctor"],
+        ["check", str(repo)],
+        ["ingest", "--path", str(root)],
+    ]
+    for cmd in commands:
+        r = run(*cmd)
+        out = (r.stdout + r.stderr).encode()
+        assert not _foreign_controls(out, tty=False), (cmd, _foreign_controls(out, tty=False), out)
+    for cmd in commands[:8]:  # the commands that style their output: smriti's styling stays, no other
+        out = _on_a_terminal([*smriti_cmd(), *cmd], {})
+        assert not _foreign_controls(out, tty=True), (cmd, out)
+    shown = _on_a_terminal([*smriti_cmd(), "show", sid], {})
+    assert b"\x1b[1mFix" in shown and b"RED" in shown and b"OVER" in shown  # the text stays, without its tricks
+    assert b"[31m" not in shown and b"[2J" not in shown and b"]0;title" in shown  # a CSI goes whole, an OSC shows
+    assert untrusted.printable("ok \x1b[1;32mPASSED\x1b[0m \x1b[2K\x9b1A done\r\n") == "ok PASSED  done\n"
+    # JSON is data: kept exactly (JSON escapes the control characters)
+    assert line in json.loads(run("show", it.id, "--json").stdout)["title"]
+    assert any(TRICKS in m["text"] for m in json.loads(run("show", sid, "--json").stdout)["messages_list"])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -171,7 +171,11 @@ def categorize(store: Store, session_rowids: list[int] | None = None, *, all_: b
     if session_rowids is None:
         fingerprint = default_settings().fingerprint
         session_rowids = store.sessions_needing_categories(fingerprint, all_)
-    before = {r.rowid: r.category for r in store.sessions_by_rowid(session_rowids).values()}
+    rows = store.sessions_by_rowid(session_rowids)
+    before = {r.rowid: r.category for r in rows.values()}
+    for cwd in {r.cwd for r in rows.values()}:  # every repo's team config vetted before the write lock
+        proj = projects.resolve(cwd) if cwd else None
+        enricher.settings_for_repo(proj.root if proj else None)
     counts: dict[str, int] = {}
     changed = 0
     for start in range(0, len(session_rowids), 200):

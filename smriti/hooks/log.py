@@ -63,7 +63,9 @@ def log_failure(data: str, agent: str, event: str, error: str) -> None:
         try:
             import sys
 
-            print(f"smriti hook: {record['error']}", file=sys.stderr)
+            from smriti.untrusted import printable  # the error may quote a path: no escape sequences
+
+            print(f"smriti hook: {printable(record['error'])}", file=sys.stderr)
         except Exception:
             pass
 
