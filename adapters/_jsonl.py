@@ -221,6 +221,7 @@ def read_jsonl(
     max_line_bytes: int = MAX_LINE_BYTES,
     drop_keys: frozenset[str] = frozenset(),
     consumer: Callable[[JsonlRead], Sink] | None = None,
+    stop_at: int | None = None,
 ) -> JsonlRead:
     """Read the complete lines of `path` after the resume point; never raises for bad content.
 
@@ -233,7 +234,10 @@ def read_jsonl(
     parsed; `records` stays empty, so a huge transcript's records are never all alive at once (an
     adapter that needs to look at them all before reading any reads the file twice, the first
     time with a sink that returns true to stop as soon as it knows enough: `offset` and `tail`
-    then stand for the lines read, not the file)."""
+    then stand for the lines read, not the file).
+
+    `stop_at`: a file offset where complete lines are no longer read (left for the next run): the
+    second read of a two-pass adapter reads what the first one saw, even of a file still growing."""
     p = str(path)
     out = JsonlRead()
     try:
@@ -272,6 +276,7 @@ def read_jsonl(
                 max_line_bytes=max_line_bytes,
                 drop_keys=drop_keys,
                 sink=consumer(out) if consumer is not None else None,
+                stop_at=stop_at,
             )
     except IsADirectoryError:
         out.errors.append(Problem(p, "is a directory, not a transcript file"))
@@ -319,12 +324,15 @@ def _split(
     max_line_bytes: int,
     drop_keys: frozenset[str] = frozenset(),
     sink: Sink | None = None,
+    stop_at: int | None = None,
 ) -> None:
     """Parse `lines` (the first begins at file offset `start`) into `out` (its records into `sink`, if given)."""
     out.first_line = line_no
     pos = 0
     keep = out.records.append
     for raw, length, complete, consumed in lines:
+        if stop_at is not None and complete and start + pos >= stop_at:
+            break
         if raw is None or length > max_line_bytes:
             out.errors.append(
                 Problem(
