@@ -131,7 +131,8 @@ class ClaudeCodeAdapter:
         if root.is_file():
             yield root
             return
-        found = [p for p in root.rglob("*.jsonl") if not _is_excluded(p.relative_to(root).parts)]
+        skip = len(root.parts)  # rglob's paths are root / ...: their parts below root, without relative_to's cost
+        found = [p for p in root.rglob("*.jsonl") if not _is_excluded(p.parts[skip:])]
         yield from sorted(found, key=lambda p: (_mtime(p), str(p)))
 
     def detect(self, path: Path) -> bool:

@@ -147,8 +147,10 @@ def plan_sources(
     paths: list[Path],
     result: IngestResult,
     project_roots: Sequence[Path] = (),
+    stats: dict[str, os.stat_result] | None = None,
 ) -> list[tuple[Adapter, Path]]:
-    """Every (adapter, source) pair this run should look at."""
+    """Every (adapter, source) pair this run should look at; `stats` gets the stat of each one
+    looked at (ingest fingerprints a source with it: one stat per unchanged file, not two)."""
     chosen = check_agents(registry, agents) if agents else None
     tasks: list[tuple[Adapter, Path]] = []
     if paths:
@@ -157,7 +159,7 @@ def plan_sources(
                 result.errors.append(Problem(str(path), "no such file or directory"))
                 result.unreadable.append(str(path))
                 continue
-            if not _readable_kind(path, result):  # before a detector sniffs it: a FIFO blocks an open
+            if not _readable_kind(path, result, stats):  # before a detector sniffs it: a FIFO blocks an open
                 continue
             candidates = chosen or ([a] if (a := _detect(registry, path)) else [])
             if not candidates:
@@ -167,13 +169,13 @@ def plan_sources(
                 result.unreadable.append(str(path))
                 continue
             for adapter in candidates:
-                tasks.extend((adapter, p) for p in adapter.discover(path) if _readable_kind(p, result))
+                tasks.extend((adapter, p) for p in adapter.discover(path) if _readable_kind(p, result, stats))
         return tasks
     for adapter in chosen or [registry.get(n) for n in registry.names]:
         roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in config.roots.get(adapter.name, ())]
         for root in roots:
             if root.exists():
-                tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result))
+                tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result, stats))
         for name in getattr(adapter, "project_files", ()):
             tasks.extend((adapter, f) for root in project_roots if (f := root / name).is_file())
     unique: dict[tuple[str, Path], tuple[Adapter, Path]] = {}
@@ -182,7 +184,7 @@ def plan_sources(
     return list(unique.values())
 
 
-def _readable_kind(path: Path, result: IngestResult) -> bool:
+def _readable_kind(path: Path, result: IngestResult, stats: dict[str, os.stat_result] | None = None) -> bool:
     """Whether a found source is a file (or folder) ingest may open; a warning for one it may not.
 
     Anyone who can write under an agent's log folder can leave a link to /dev/zero or a FIFO
@@ -193,6 +195,8 @@ def _readable_kind(path: Path, result: IngestResult) -> bool:
         st = os.stat(path)
     except OSError:
         return True  # gone or unreadable: reading it reports that, as before
+    if stats is not None:
+        stats[str(path)] = st
     if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
         if st.st_size > MAX_SOURCE_BYTES and stat.S_ISREG(st.st_mode):
             size, cap = st.st_size // 1_048_576, MAX_SOURCE_BYTES // 1_048_576
@@ -216,7 +220,8 @@ def ingest(
 ) -> IngestResult:
     result = IngestResult()
     roots = known_project_roots(store)
-    tasks = plan_sources(registry, config, agents or [], paths or [], result, roots)
+    stats: dict[str, os.stat_result] = {}
+    tasks = plan_sources(registry, config, agents or [], paths or [], result, roots, stats)
     known = store.all_source_states()
     enricher = Enricher(store)
     # A team's config holds regexes that are vetted by running them (smriti.saferegex: up to seconds
@@ -232,7 +237,8 @@ def ingest(
                 done += 1
                 if progress:
                     progress(done, len(tasks), str(path))
-                _ingest_source(store, enricher, adapter, path, known.get(str(path)), config, result)
+                spath = str(path)
+                _ingest_source(store, enricher, adapter, path, known.get(spath), config, result, stats.pop(spath, None))
     result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
     result.indexed = index.sync(store)
     return result
@@ -246,13 +252,16 @@ def _ingest_source(
     known: SourceState | None,
     config: UserConfig,
     result: IngestResult,
+    planned: os.stat_result | None = None,
 ) -> None:
+    """`planned`: the source's stat taken when the run found it (before any source was read, so
+    a change after it is seen by the next run, as one after a stat taken here would be)."""
     spath = str(path)
     if config.excludes(spath):
         result.skipped.append({"path": spath, "reason": "excluded by config"})
         return
     try:
-        st = os.stat(path)
+        st = planned or os.stat(path)
     except OSError as exc:
         result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
         result.unreadable.append(spath)
