@@ -108,6 +108,7 @@ DETECT_FILES, DETECT_LINES, DETECT_BYTES = 5, 20, 256 * 1024
 
 class ClaudeCodeAdapter:
     name = AGENT
+    sqlite_sources = False  # text transcripts: no -wal file to fingerprint
 
     def default_roots(self) -> list[Path]:
         return existing_dirs(self.candidate_roots())

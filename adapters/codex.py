@@ -163,6 +163,7 @@ MAX_PENDING_TOOLS = 1000
 
 class CodexAdapter:
     name = AGENT
+    sqlite_sources = False  # text transcripts: no -wal file to fingerprint
 
     def default_roots(self) -> list[Path]:
         return [c for c in self.candidate_roots() if c.is_dir()]

@@ -269,7 +269,7 @@ def _ingest_source(
     if stat.S_ISREG(st.st_mode) and st.st_size == 0 and not (known and known.sessions):
         result.skipped.append({"path": spath, "reason": "empty file: nothing to read yet"})
         return
-    size, mtime_ns = _fingerprint(path, st)
+    size, mtime_ns = _fingerprint(path, st, wal=getattr(adapter, "sqlite_sources", True))
     if (
         known
         and known.agent == adapter.name
@@ -327,18 +327,21 @@ def _problem_line(p: Problem) -> str:
     return f"line {p.line}: {p.error}" if p.line is not None else p.error
 
 
-def _fingerprint(path: Path, st: os.stat_result) -> tuple[int, int]:
+def _fingerprint(path: Path, st: os.stat_result, *, wal: bool = True) -> tuple[int, int]:
     """Size and mtime that change whenever the source's content does.
 
     A SQLite source in WAL mode (Cursor's state.vscdb, opencode.db) takes new writes in its
-    `-wal` file and may not touch the main file until a checkpoint, so the -wal counts too.
+    `-wal` file and may not touch the main file until a checkpoint, so the -wal counts too
+    (`wal`: the adapter's sources may be SQLite databases).
     """
     size, mtime_ns = st.st_size, st.st_mtime_ns
+    if not wal:
+        return size, mtime_ns
     try:
-        wal = os.stat(f"{path}-wal")
+        side = os.stat(f"{path}-wal")
     except OSError:
         return size, mtime_ns
-    return size + wal.st_size, max(mtime_ns, wal.st_mtime_ns)
+    return size + side.st_size, max(mtime_ns, side.st_mtime_ns)
 
 
 def _store_session(
