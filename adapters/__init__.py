@@ -43,6 +43,9 @@ class Adapter(Protocol):
     # root (Aider's `.aider.chat.history.md`); ingest checks the root of every known project.
     # Optional: `candidate_roots() -> list[Path]`, every place `default_roots` looks, whether it
     # exists or not (`smriti adapters` shows where an agent's logs would be read from).
+    # Optional: `sqlite_sources = False`, for an adapter whose sources are never SQLite databases
+    # (text transcripts): ingest then skips looking for a `-wal` file beside each one when it
+    # fingerprints it (a stat that fails, for every unchanged transcript of every no-op ingest).
     # Optional: `detect(path) -> bool`, a cheap sniff (file name, first bytes) that says "this
     # file or folder is mine". `smriti ingest --path P` without `--agent` asks every adapter that
     # has one. It must never raise.

@@ -14,7 +14,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -228,6 +228,10 @@ def _bytes_lines(data: bytes) -> Iterator[Line]:
         pos += consumed
 
 
+# A record consumer: called with each record as it is parsed; a true return stops the reading.
+Sink = Callable[[int, dict[str, Any]], Any]
+
+
 def read_jsonl(
     path: Path,
     resume: Any = None,
@@ -235,12 +239,24 @@ def read_jsonl(
     now: float | None = None,
     max_line_bytes: int = MAX_LINE_BYTES,
     drop_keys: frozenset[str] = frozenset(),
+    consumer: Callable[[JsonlRead], Sink] | None = None,
+    stop_at: int | None = None,
 ) -> JsonlRead:
     """Read the complete lines of `path` after the resume point; never raises for bad content.
 
-    `drop_keys`: top-level keys the adapter never reads, dropped as each line is parsed — all of
-    a file's records are held at once, and in a large transcript a duplicate of every tool output
-    (Claude Code's `toolUseResult`) is a third of that memory."""
+    `drop_keys`: top-level keys the adapter never reads, dropped as each line is parsed — in a
+    large transcript a duplicate of every tool output (Claude Code's `toolUseResult`) is a third
+    of the records' memory.
+
+    `consumer`: stream the records instead of returning them. Called once, once the resume point
+    is settled (`restarted` is known), it returns the sink that then gets each record as it is
+    parsed; `records` stays empty, so a huge transcript's records are never all alive at once (an
+    adapter that needs to look at them all before reading any reads the file twice, the first
+    time with a sink that returns true to stop as soon as it knows enough: `offset` and `tail`
+    then stand for the lines read, not the file).
+
+    `stop_at`: a file offset where complete lines are no longer read (left for the next run): the
+    second read of a two-pass adapter reads what the first one saw, even of a file still growing."""
     p = str(path)
     out = JsonlRead()
     try:
@@ -278,6 +294,8 @@ def read_jsonl(
                 live=age < LIVE_WRITE_SECONDS,
                 max_line_bytes=max_line_bytes,
                 drop_keys=drop_keys,
+                sink=consumer(out) if consumer is not None else None,
+                stop_at=stop_at,
             )
     except IsADirectoryError:
         out.errors.append(Problem(p, "is a directory, not a transcript file"))
@@ -324,11 +342,16 @@ def _split(
     live: bool,
     max_line_bytes: int,
     drop_keys: frozenset[str] = frozenset(),
+    sink: Sink | None = None,
+    stop_at: int | None = None,
 ) -> None:
-    """Parse `lines` (the first begins at file offset `start`) into `out`."""
+    """Parse `lines` (the first begins at file offset `start`) into `out` (its records into `sink`, if given)."""
     out.first_line = line_no
     pos = 0
+    keep = out.records.append
     for raw, length, complete, consumed in lines:
+        if stop_at is not None and complete and start + pos >= stop_at:
+            break
         if raw is None or length > max_line_bytes:
             out.errors.append(
                 Problem(
@@ -364,7 +387,12 @@ def _split(
                 if isinstance(obj, dict):
                     for key in drop_keys:
                         obj.pop(key, None)
-                    out.records.append((line_no, obj))
+                    if sink is None:
+                        keep((line_no, obj))
+                    elif sink(line_no, obj):
+                        pos += consumed
+                        line_no += 1
+                        break
                 else:
                     out.errors.append(
                         Problem(p, f"line is a JSON {json_type_name(obj)}, not an object; skipped", line_no)

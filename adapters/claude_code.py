@@ -12,8 +12,8 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,14 @@ from smriti.adapters._common import (
     plural,
     tool_call_text,
 )
-from smriti.adapters._jsonl import MAX_SIDE_FILE_BYTES, json_type_name, open_regular, read_jsonl, read_regular
+from smriti.adapters._jsonl import (
+    MAX_SIDE_FILE_BYTES,
+    JsonlRead,
+    json_type_name,
+    open_regular,
+    read_jsonl,
+    read_regular,
+)
 from smriti.models import Message, ParseResult, Problem, Session
 
 AGENT = "claude-code"
@@ -108,6 +115,7 @@ DETECT_FILES, DETECT_LINES, DETECT_BYTES = 5, 20, 256 * 1024
 
 class ClaudeCodeAdapter:
     name = AGENT
+    sqlite_sources = False  # text transcripts: no -wal file to fingerprint
 
     def default_roots(self) -> list[Path]:
         return existing_dirs(self.candidate_roots())
@@ -131,7 +139,8 @@ class ClaudeCodeAdapter:
         if root.is_file():
             yield root
             return
-        found = [p for p in root.rglob("*.jsonl") if not _is_excluded(p.relative_to(root).parts)]
+        skip = len(root.parts)  # rglob's paths are root / ...: their parts below root, without relative_to's cost
+        found = [p for p in root.rglob("*.jsonl") if not _is_excluded(p.parts[skip:])]
         yield from sorted(found, key=lambda p: (_mtime(p), str(p)))
 
     def detect(self, path: Path) -> bool:
@@ -144,12 +153,18 @@ class ClaudeCodeAdapter:
         return any(_sniff(f) for f in files)
 
     def parse(self, path: Path, resume: Any = None) -> ParseResult:
-        read = read_jsonl(path, resume, drop_keys=UNREAD_KEYS)
-        resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
-        parser = _FileParser(path, _ResumeState.load(resume) if resuming else _ResumeState())
-        parser.survey(read.records)
-        for line_no, record in read.records:
-            parser.feed(line_no, record)
+        # One pass: each record is fed as it is parsed, never all held (a transcript of hundreds of
+        # MB would hold its records at twice its size). The parser needs the resume state, which
+        # the reader settles before the first record.
+        made: list[_FileParser] = []
+
+        def start(read: JsonlRead) -> Callable[[int, dict[str, Any]], None]:
+            made.append(_FileParser(path, _state(resume, read)))
+            return made[0].feed
+
+        read = read_jsonl(path, resume, drop_keys=UNREAD_KEYS, consumer=start)
+        resuming = _resuming(resume, read)
+        parser = made[0] if made else _FileParser(path, _state(resume, read))
         sessions = parser.sessions()
         errors = list(read.errors)
         if not resuming and parser.conversational and not any(s.messages for s in sessions):
@@ -160,6 +175,14 @@ class ClaudeCodeAdapter:
             warnings=[*read.warnings, *parser.warnings()],
             errors=errors,
         )
+
+
+def _resuming(resume: Any, read: JsonlRead) -> bool:
+    return isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+
+
+def _state(resume: Any, read: JsonlRead) -> _ResumeState:
+    return _ResumeState.load(resume) if _resuming(resume, read) else _ResumeState()
 
 
 # --- discovery helpers ---------------------------------------------------------------------------
@@ -387,21 +410,24 @@ class _FileParser:
         # Per session: the first agentId of its lines, and whether every line is a sidechain line
         # with an agentId (how a subagent file not named agent-*.jsonl is recognised).
         self.line_agents: dict[str, tuple[str | None, bool]] = {}
+        # Sessions seen in this parse whose identity an earlier one did not decide (in order).
+        self.undecided: dict[str, None] = {}
+        # Tool results of undecided sessions whose spilled output was looked for under the session's
+        # own folder: (slot index, spill file name, preview text, is_error), looked for again under
+        # the parent's once a subagent's parent is known (`_respill`).
+        self.spills: list[tuple[int, str, str, bool]] = []
 
     def _session_of(self, record: dict[str, Any]) -> str:
         """A conversational line's session; the file is named after it when the field is missing."""
         return nonempty_str(record.get("sessionId")) or self.path.stem
 
-    def survey(self, records: list[tuple[int, dict[str, Any]]]) -> None:
-        """First pass: which sessions' lines are all subagent lines."""
-        for _, record in records:
-            if record.get("type") not in ("user", "assistant"):
-                continue
-            sid = self._session_of(record)
-            agent = nonempty_str(record.get("agentId"))
-            side_agent = record.get("isSidechain") is True and agent is not None
-            first, every = self.line_agents.get(sid, (None, True))
-            self.line_agents[sid] = (first or agent, every and side_agent)
+    def _survey(self, sid: str, record: dict[str, Any]) -> None:
+        """Whether a session's lines are all subagent lines, and its first agentId: gathered as
+        lines come, read when its identity is decided at the end (see `_decide_identities`)."""
+        agent = nonempty_str(record.get("agentId"))
+        side_agent = record.get("isSidechain") is True and agent is not None
+        first, every = self.line_agents.get(sid, (None, True))
+        self.line_agents[sid] = (first or agent, every and side_agent)
 
     # -- feeding records --
 
@@ -429,13 +455,16 @@ class _FileParser:
             return
         assert sid is not None  # for the type checker: conversational lines always have one
         self.conversational += 1
+        self._survey(sid, record)
         uuid = nonempty_str(record.get("uuid"))
         if uuid is not None and uuid in self.uuid_owner:
             return  # a replayed line: the first copy is kept
         self.primary = self.primary or sid
         acc = self.accs[sid]
         if acc.native_id is None:
-            self._decide_identity(acc)
+            # Main session or subagent needs all of its lines: decided once they are all read.
+            # Until then its messages are marked sidechain by their own lines only.
+            self.undecided.setdefault(sid, None)
         handled = self._assistant(line_no, record, acc) if rtype == "assistant" else self._user(line_no, record, acc)
         if handled and uuid is not None:
             self.uuid_owner[uuid] = sid
@@ -444,6 +473,33 @@ class _FileParser:
         if sid not in self.accs:
             self.accs[sid] = _SessionAcc(sid)
         return self.accs[sid]
+
+    def _decide_identities(self) -> None:
+        """Decide the sessions this parse first read (their lines are all seen now): a subagent's
+        messages are all sidechain ones, and its spilled tool output lives under its parent."""
+        if not self.undecided:
+            return
+        subagents = set()
+        for sid in self.undecided:
+            acc = self.accs[sid]
+            self._decide_identity(acc)
+            if acc.subagent:
+                subagents.add(sid)
+        if not subagents:
+            return
+        for index, (sid, slot) in enumerate(self.slots):
+            if sid not in subagents:
+                continue
+            if isinstance(slot, _Response):
+                slot.sidechain = True
+            elif not slot.sidechain:
+                self.slots[index] = (sid, replace(slot, sidechain=True))
+        for index, name, preview, is_error in self.spills:
+            sid, slot = self.slots[index]
+            main_sid = self.accs[sid].parent or sid
+            if main_sid != sid and isinstance(slot, Message):
+                text = _read_spill(self.main_dir / main_sid / "tool-results" / name) or preview
+                self.slots[index] = (sid, replace(slot, text="[error] " + text if is_error else text))
 
     def _decide_identity(self, acc: _SessionAcc) -> None:
         """Main session or subagent, decided by the first parse that sees the session's lines.
@@ -490,7 +546,7 @@ class _FileParser:
                 continue
             btype = block.get("type")
             if btype == "tool_result":
-                self._add(acc, self._tool_result(block, uuid, index, ts, side, acc.parent or acc.session_id))
+                self._add_result(acc, block, uuid, index, ts, side)
             elif btype == "text" and isinstance(block.get("text"), str):
                 command = None if meta else _slash_command(block["text"])
                 if command is not None:
@@ -521,18 +577,25 @@ class _FileParser:
                 key = uuid + ":ctx" if prompt else uuid
                 self._add(acc, Message("user", injected, "injected_context", key, ts, sidechain=side))
 
-    def _tool_result(
-        self, block: dict[str, Any], uuid: str, index: int, ts: str | None, side: bool, main_sid: str
-    ) -> Message:
+    def _add_result(
+        self, acc: _SessionAcc, block: dict[str, Any], uuid: str, index: int, ts: str | None, side: bool
+    ) -> None:
         tool_id = nonempty_str(block.get("tool_use_id"))
-        text = _result_text(block.get("content"))
-        if tool_id and "<persisted-output>" in text:
+        text = preview = _result_text(block.get("content"))
+        spilled = bool(tool_id) and "<persisted-output>" in text
+        if spilled:
+            main_sid = acc.parent or acc.session_id  # an undecided session: its own, for now
             text = _read_spill(self.main_dir / main_sid / "tool-results" / f"{tool_id}.txt") or text
-        if block.get("is_error") is True:
+        is_error = block.get("is_error") is True
+        if is_error:
             text = "[error] " + text
         name = self.tool_names.pop(tool_id, None) if tool_id else None
         key = f"result:{tool_id}" if tool_id else f"{uuid}:{index}"
-        return Message("tool", text, "tool_result", key, ts, tool_name=name, sidechain=side)
+        message = Message("tool", text, "tool_result", key, ts, tool_name=name, sidechain=side)
+        if first_sight(self.keys, message):
+            if spilled and acc.session_id in self.undecided and self.folder_parent:
+                self.spills.append((len(self.slots), f"{tool_id}.txt", preview, is_error))
+            self.slots.append((acc.session_id, message))
 
     # -- assistant lines --
 
@@ -630,6 +693,7 @@ class _FileParser:
 
     def sessions(self) -> list[Session]:
         """Sessions with messages from this parse, or whose facts changed since the last one."""
+        self._decide_identities()
         self._apply_titles()
         by_session: dict[str, list[Message]] = {}
         for sid, slot in self.slots:

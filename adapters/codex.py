@@ -21,7 +21,7 @@ import json
 import os
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,7 @@ from smriti.adapters._common import (
 )
 from smriti.adapters._jsonl import (
     MAX_WHOLE_SOURCE_BYTES,
+    STREAM_ABOVE,
     JsonlRead,
     json_type_name,
     open_regular,
@@ -171,6 +172,7 @@ MAX_PENDING_TOOLS = 1000
 
 class CodexAdapter:
     name = AGENT
+    sqlite_sources = False  # text transcripts: no -wal file to fingerprint
 
     def default_roots(self) -> list[Path]:
         return [c for c in self.candidate_roots() if c.is_dir()]
@@ -331,10 +333,54 @@ def _parse(path: Path, resume: Any) -> ParseResult:
         return _finish(path, _read_zst(path), _Parser(path, _State()), resuming=False, resume_point=None)
     if path.suffix == ".json":
         return _parse_single_json(path)
+    if _unread(path, resume) > STREAM_ABOVE and (streamed := _parse_streamed(path, resume)) is not None:
+        return streamed
     read = read_jsonl(path, resume)
-    resuming = isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+    resuming = _resuming(resume, read)
     parser = _Parser(path, _State.load(resume) if resuming else _State())
     return _finish(path, read, parser, resuming=resuming, resume_point=read.resume_point)
+
+
+def _resuming(resume: Any, read: JsonlRead) -> bool:
+    return isinstance(resume, dict) and isinstance(resume.get("offset"), int) and not read.restarted
+
+
+def _unread(path: Path, resume: Any) -> int:
+    """About how many bytes a parse would read (the whole file when the resume point is stale)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return 0
+    offset = resume.get("offset") if isinstance(resume, dict) else None
+    return size - offset if isinstance(offset, int) and 0 < offset <= size else size
+
+
+def _parse_streamed(path: Path, resume: Any) -> ParseResult | None:
+    """A big rollout in two reads that never hold all of its records (a small one is read once,
+    records held, which is faster): the survey reads records until it knows what it needs (often
+    within the first lines; all of them if it must), then the parse is fed the records as they are
+    read, up to where the survey stopped reading. None when the plain read must do it: the file
+    could not be opened, or it was rewritten between the two reads."""
+    made: list[_Parser] = []
+
+    def survey(read: JsonlRead) -> Callable[[int, dict[str, Any]], bool]:
+        made.append(_Parser(path, _State.load(resume) if _resuming(resume, read) else _State()))
+        return lambda _line, record: made[0].survey_record(record)
+
+    first = read_jsonl(path, resume, consumer=survey)
+    if not made:
+        return None
+    parser = made[0]
+    seen: list[bool] = []
+
+    def feed(read: JsonlRead) -> Callable[[int, dict[str, Any]], None]:
+        seen.append(read.restarted)
+        return parser.feed
+
+    read = read_jsonl(path, resume, consumer=feed, stop_at=None if parser.surveyed() else first.offset)
+    if seen != [first.restarted]:
+        return None
+    return _finish(path, read, parser, resuming=_resuming(resume, read), resume_point=read.resume_point, surveyed=True)
 
 
 def _parse_single_json(path: Path) -> ParseResult:
@@ -364,8 +410,11 @@ def _parse_single_json(path: Path) -> ParseResult:
     return _finish(path, JsonlRead(records=records, warnings=problems), parser, resuming=False, resume_point=None)
 
 
-def _finish(path: Path, read: JsonlRead, parser: _Parser, *, resuming: bool, resume_point: Any) -> ParseResult:
-    parser.survey(read.records)
+def _finish(
+    path: Path, read: JsonlRead, parser: _Parser, *, resuming: bool, resume_point: Any, surveyed: bool = False
+) -> ParseResult:
+    if not surveyed:
+        parser.survey(read.records)
     for line_no, record in read.records:
         parser.feed(line_no, record)
     sessions = parser.sessions()
@@ -543,17 +592,20 @@ class _Parser:
         """Whether this rollout records prompts as events, and whether it has response items at all,
         decided before any record is read."""
         for _, record in records:
-            payload = record.get("payload")
-            if record.get("type") == "response_item" or ("type" in record and "payload" not in record):
-                self.state.items_seen = True  # a wrapped item, or a bare-era item
-            elif (
-                record.get("type") == "event_msg"
-                and isinstance(payload, dict)
-                and payload.get("type") == "user_message"
-            ):
-                self.state.events_mode = True
-            if self.state.events_mode and self.state.items_seen:
+            if self.survey_record(record):
                 return
+
+    def survey_record(self, record: dict[str, Any]) -> bool:
+        """One record of the survey; true once it has nothing left to learn."""
+        payload = record.get("payload")
+        if record.get("type") == "response_item" or ("type" in record and "payload" not in record):
+            self.state.items_seen = True  # a wrapped item, or a bare-era item
+        elif record.get("type") == "event_msg" and isinstance(payload, dict) and payload.get("type") == "user_message":
+            self.state.events_mode = True
+        return self.surveyed()
+
+    def surveyed(self) -> bool:
+        return self.state.events_mode and self.state.items_seen
 
     def feed(self, line_no: int, record: dict[str, Any]) -> None:
         try:

@@ -44,7 +44,7 @@ class SmritiGroup(click.Group):
                 printable(f"{_db(ctx)} is damaged ({exc}); `smriti doctor` explains the way out")
             ) from None
         except click.ClickException as exc:
-            exc.message = printable(exc.message)  # type: ignore[misc]  # it may quote a path or a name from a file
+            exc.message = printable(exc.message)  # type: ignore[misc,unused-ignore]  # it may quote a path or a name from a file
             raise
         except (click.exceptions.Exit, click.Abort):
             raise

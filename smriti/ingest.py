@@ -149,8 +149,10 @@ def plan_sources(
     paths: list[Path],
     result: IngestResult,
     project_roots: Sequence[Path] = (),
+    stats: dict[str, os.stat_result] | None = None,
 ) -> list[tuple[Adapter, Path]]:
-    """Every (adapter, source) pair this run should look at."""
+    """Every (adapter, source) pair this run should look at; `stats` gets the stat of each one
+    looked at (ingest fingerprints a source with it: one stat per unchanged file, not two)."""
     chosen = check_agents(registry, agents) if agents else None
     tasks: list[tuple[Adapter, Path]] = []
     if paths:
@@ -159,7 +161,7 @@ def plan_sources(
                 result.errors.append(Problem(str(path), "no such file or directory"))
                 result.unreadable.append(str(path))
                 continue
-            if not _readable_kind(path, result):  # before a detector sniffs it: a FIFO blocks an open
+            if not _readable_kind(path, result, stats):  # before a detector sniffs it: a FIFO blocks an open
                 continue
             candidates = chosen or ([a] if (a := _detect(registry, path)) else [])
             if not candidates:
@@ -169,13 +171,13 @@ def plan_sources(
                 result.unreadable.append(str(path))
                 continue
             for adapter in candidates:
-                tasks.extend((adapter, p) for p in adapter.discover(path) if _readable_kind(p, result))
+                tasks.extend((adapter, p) for p in adapter.discover(path) if _readable_kind(p, result, stats))
         return tasks
     for adapter in chosen or [registry.get(n) for n in registry.names]:
         roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in config.roots.get(adapter.name, ())]
         for root in roots:
             if root.exists():
-                tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result))
+                tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result, stats))
         for name in getattr(adapter, "project_files", ()):
             tasks.extend(
                 (adapter, f) for root in project_roots if (f := root / name).is_file() and _readable_kind(f, result)
@@ -186,7 +188,7 @@ def plan_sources(
     return list(unique.values())
 
 
-def _readable_kind(path: Path, result: IngestResult) -> bool:
+def _readable_kind(path: Path, result: IngestResult, stats: dict[str, os.stat_result] | None = None) -> bool:
     """Whether a found source is a file (or folder) ingest may open; a warning for one it may not.
 
     Anyone who can write under an agent's log folder can leave a link to /dev/zero or a FIFO
@@ -198,6 +200,8 @@ def _readable_kind(path: Path, result: IngestResult) -> bool:
         st = os.stat(path)
     except OSError:
         return True  # gone or unreadable: reading it reports that, as before
+    if stats is not None:
+        stats[str(path)] = st
     if stat.S_ISDIR(st.st_mode):
         return True
     if stat.S_ISREG(st.st_mode):
@@ -238,7 +242,8 @@ def ingest(
     """
     result = IngestResult()
     roots = known_project_roots(store)
-    tasks = plan_sources(registry, config, agents or [], paths or [], result, roots)
+    stats: dict[str, os.stat_result] = {}
+    tasks = plan_sources(registry, config, agents or [], paths or [], result, roots, stats)
     known = store.all_source_states()
     enricher = Enricher(store)
     for root in roots:  # the repos of the sessions stored before: their configs, once
@@ -253,7 +258,8 @@ def ingest(
             done += 1
             if progress:
                 progress(done, len(tasks), str(path))
-            read = _read_source(store, adapter, path, known.get(str(path)), config, result)
+            spath = str(path)
+            read = _read_source(store, adapter, path, known.get(spath), config, result, stats.pop(spath, None))
             if read is not None:
                 reads.append(read)
                 read_bytes += read.size
@@ -289,14 +295,18 @@ def _read_source(
     known: SourceState | None,
     config: UserConfig,
     result: IngestResult,
+    planned: os.stat_result | None = None,
 ) -> _SourceRead | None:
-    """Parse one source (no write): what to store of it, or None when there is nothing to store."""
+    """Parse one source (no write): what to store of it, or None when there is nothing to store.
+
+    `planned`: the source's stat taken when the run found it (before any source was read, so a
+    change after it is seen by the next run, as one after a stat taken here would be)."""
     spath = str(path)
     if config.excludes(spath):
         result.skipped.append({"path": spath, "reason": "excluded by config"})
         return None
     try:
-        st = os.stat(path)
+        st = planned or os.stat(path)
     except OSError as exc:
         result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
         result.unreadable.append(spath)
@@ -304,7 +314,7 @@ def _read_source(
     if stat.S_ISREG(st.st_mode) and st.st_size == 0 and not (known and known.sessions):
         result.skipped.append({"path": spath, "reason": "empty file: nothing to read yet"})
         return None
-    size, mtime_ns = _fingerprint(path, st)
+    size, mtime_ns = _fingerprint(path, st, wal=getattr(adapter, "sqlite_sources", True))
     if (
         known
         and known.agent == adapter.name
@@ -374,18 +384,21 @@ def _problem_line(p: Problem) -> str:
     return f"line {p.line}: {p.error}" if p.line is not None else p.error
 
 
-def _fingerprint(path: Path, st: os.stat_result) -> tuple[int, int]:
+def _fingerprint(path: Path, st: os.stat_result, *, wal: bool = True) -> tuple[int, int]:
     """Size and mtime that change whenever the source's content does.
 
     A SQLite source in WAL mode (Cursor's state.vscdb, opencode.db) takes new writes in its
-    `-wal` file and may not touch the main file until a checkpoint, so the -wal counts too.
+    `-wal` file and may not touch the main file until a checkpoint, so the -wal counts too
+    (`wal`: the adapter's sources may be SQLite databases).
     """
     size, mtime_ns = st.st_size, st.st_mtime_ns
+    if not wal:
+        return size, mtime_ns
     try:
-        wal = os.stat(f"{path}-wal")
+        side = os.stat(f"{path}-wal")
     except OSError:
         return size, mtime_ns
-    return size + wal.st_size, max(mtime_ns, wal.st_mtime_ns)
+    return size + side.st_size, max(mtime_ns, side.st_mtime_ns)
 
 
 def _store_session(

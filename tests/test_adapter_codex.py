@@ -557,3 +557,36 @@ def test_a_log_of_events_alone_keeps_the_answers(runner: CliRunner) -> None:
     out = invoke_json(runner, "ingest", "--agent", "codex", "--path", str(EVENTS_ONLY))
     assert (out["sessions_found"], out["messages_added"]) == (1, 2)
     assert invoke_json(runner, "search", "days_in_month")[0]["native_id"] == "0195a1b2-0000-7000-8000-00000000000e"
+
+
+# --- a big rollout is read in two passes that never hold all its records ------------------------
+
+
+@pytest.mark.parametrize("folder", [OWN, SHARED], ids=["own", "shared"])
+def test_a_rollout_read_streamed_parses_as_one_read_of_it(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every fixture, whole and resumed after its first half, parsed as a big rollout is (a survey
+    read, then a feed read) and as a small one is (one read, records held): the same result."""
+    if not folder.is_dir():
+        pytest.skip("shared fixtures not available")
+    from smriti.adapters import codex
+
+    work = tmp_path / "sessions"
+    shutil.copytree(folder, work)
+    adapter = CodexAdapter()
+    for path in sorted(work.glob("*.jsonl")):
+        lines = path.read_bytes().splitlines(keepends=True)
+        half = path.with_name("half-" + path.name)
+        half.write_bytes(b"".join(lines[: len(lines) // 2]))
+        outcomes = []
+        for stream_above in (codex.STREAM_ABOVE, 0):
+            monkeypatch.setattr(codex, "STREAM_ABOVE", stream_above)
+            whole = adapter.parse(path)
+            first = adapter.parse(half, None)
+            half_grown = half.with_name("grown-" + path.name)
+            half_grown.write_bytes(b"".join(lines))
+            resumed = adapter.parse(half_grown, first.resume)
+            outcomes.append((whole, first, resumed))
+        assert outcomes[0] == outcomes[1], path.name
+        assert outcomes[0][0].sessions or outcomes[0][0].errors or outcomes[0][0].warnings

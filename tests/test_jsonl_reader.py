@@ -66,3 +66,57 @@ def test_a_line_over_the_limit_is_skipped_and_the_rest_read(
         fh.write('{"type": "c"}\n')
     again = read_jsonl(path, out.resume_point(), max_line_bytes=1000)
     assert [(n, r["type"]) for n, r in again.records] == [(4, "c")] and not again.restarted
+
+
+@given(
+    lines=st.lists(_line, max_size=8),
+    trailing_newline=st.booleans(),
+    max_line_bytes=st.integers(1, 48),
+    stop_after=st.integers(0, 8),
+)
+@settings(max_examples=300, deadline=None)
+def test_records_streamed_to_a_sink_are_the_records_held(
+    lines: list[bytes], trailing_newline: bool, max_line_bytes: int, stop_after: int
+):
+    data = b"\n".join(lines) + (b"\n" if trailing_newline and lines else b"")
+    held = _read(_bytes_lines(data), max_line_bytes)
+    got: list = []
+    streamed = JsonlRead()
+    sink = lambda n, r: got.append((n, r))  # noqa: E731
+    _split(_bytes_lines(data), "t.jsonl", 7, 3, streamed, live=True, max_line_bytes=max_line_bytes, sink=sink)
+    assert streamed.records == []
+    assert (got, *_outcome(streamed)[1:]) == _outcome(held)
+    # A sink that says "enough" stops the reading right after that record.
+    few: list = []
+    stopped = JsonlRead()
+    _split(
+        _bytes_lines(data),
+        "t.jsonl",
+        7,
+        3,
+        stopped,
+        live=True,
+        max_line_bytes=max_line_bytes,
+        sink=lambda n, r: few.append((n, r)) or len(few) > stop_after,
+    )
+    assert few == held.records[: stop_after + 1]
+
+
+@given(
+    lines=st.lists(_line, max_size=8),
+    more=st.lists(_line, min_size=1, max_size=4),
+    torn=st.booleans(),
+    max_line_bytes=st.integers(1, 48),
+)
+@settings(max_examples=300, deadline=None)
+def test_stop_at_reads_what_a_first_read_saw_of_a_file_that_grew(
+    lines: list[bytes], more: list[bytes], torn: bool, max_line_bytes: int
+):
+    """A second read stopped at the first read's offset reads what the first did, whatever was
+    appended in between (a torn last line that is still torn reads as torn again)."""
+    data = b"".join(line + b"\n" for line in lines) + (b'{"torn": ' if torn else b"")
+    first = _read(_bytes_lines(data), max_line_bytes)
+    grown = data + (b"" if torn else b"".join(line + b"\n" for line in more))
+    again = JsonlRead()
+    _split(_bytes_lines(grown), "t.jsonl", 7, 3, again, live=True, max_line_bytes=max_line_bytes, stop_at=first.offset)
+    assert _outcome(again) == _outcome(first)
