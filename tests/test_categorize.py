@@ -241,7 +241,9 @@ def test_lets_go_with_x_because_says_decision() -> None:
         a("tomllib ships with 3.11; tomli is the backport."),
         u("let's go with tomllib because we require 3.11 anyway"),
     ]
-    assert categorize_session(session).parent == "decision"
+    # three lines are little evidence: the model may stay below the floor, but decision leads
+    result = categorize_session(session)
+    assert (result.parent if result.category != "uncategorized" else result.candidate) == "decision"
 
 
 def test_first_request_weighs_most() -> None:
