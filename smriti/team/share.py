@@ -574,6 +574,10 @@ def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...
         )
 
 
+DISTILL_SOURCE = Path(__file__).parent.parent / "digest" / "distill.py"
+DISTILL_CUES = Path(__file__).parent.parent / "digest" / "data" / "distill.toml"
+
+
 @cache
 def _code_version() -> str:
     """The source of everything that turns a stored session into a file's bytes: every file of the
@@ -581,11 +585,12 @@ def _code_version() -> str:
     added there later), distill (a redacted session is distilled again) and recall (`fence`). A new
     rule or format renders every item again: the conservative side."""
     from smriti import recall  # noqa: PLC0415  (fence comes from there; already imported above)
-    from smriti.digest import distill  # noqa: PLC0415  (a redacted session is distilled again)
 
     team_dir = Path(__file__).parent
     sources = sorted(p for p in team_dir.rglob("*") if p.is_file() and p.suffix in (".py", ".toml", ".txt", ".json"))
-    sources += [Path(distill.__file__ or ""), distill.CUES_FILE, Path(recall.__file__ or "")]
+    # distill's source and cues by path: importing it costs ~20 ms a share that renders nothing does
+    # not need (a test holds these paths equal to distill.__file__ and distill.CUES_FILE).
+    sources += [DISTILL_SOURCE, DISTILL_CUES, Path(recall.__file__ or "")]
     h = hashlib.sha256()
     for path in sources:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -616,16 +621,16 @@ def share_inputs(
     settings and code; the share options. Recorded with the file: a re-share that computes the same
     one, and finds the file still holding the bytes it wrote, has nothing to redo."""
     proj = projects.resolve(session.cwd) if session.cwd else None
-    parts = (
-        _code_version(),
-        settings_key,
-        transcript,
-        author,
-        list(supersedes),
-        repr(session),
-        proj.root if proj else None,
-    )
-    return hashlib.sha256(content + json.dumps(parts, default=repr).encode()).hexdigest()
+    # json.dumps of the list (code version, settings, transcript, author, supersedes, the row, the
+    # root), its constant head encoded once per sweep: the same text, element by element.
+    head = _inputs_head(_code_version(), settings_key, transcript, author, tuple(supersedes))
+    tail = json.dumps(repr(session)) + ", " + json.dumps(proj.root if proj else None) + "]"
+    return hashlib.sha256(content + (head + tail).encode()).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _inputs_head(code: str, settings_key: str, transcript: str, author: str | None, supersedes: tuple[str, ...]) -> str:
+    return json.dumps([code, settings_key, transcript, author, list(supersedes)], default=repr)[:-1] + ", "
 
 
 def _share_one(
