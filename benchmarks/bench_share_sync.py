@@ -157,11 +157,12 @@ def write_items(repo: Path, n: int, rng: random.Random, turns: int = 1) -> int:
     real session is more like 8-12 turns, 8-15 KB)."""
     total = 0
     for i in range(n):
+        outcome = paragraph(rng, 2)  # drawn first, as before --item-turns: the same texts for turns=1
         conversation = "".join(
             f"**user**: {paragraph(rng, 3)}\n\n**assistant**: {paragraph(rng, 6)}\n\n" for _ in range(turns)
         )
         body = (
-            f"# Fix handler {i}\n\n## Summary\n\n- Goal: fix needle{i}\n- Outcome: {paragraph(rng, 2)}\n\n"
+            f"# Fix handler {i}\n\n## Summary\n\n- Goal: fix needle{i}\n- Outcome: {outcome}\n\n"
             f"## Conversation\n\n{conversation.rstrip()}\n"
         )
         item = knowledge.new_item(
