@@ -152,12 +152,18 @@ def bench_share(n: int, rows: list[tuple[str, str, str]]) -> None:
 # --- sync ---------------------------------------------------------------------------------------------
 
 
-def write_items(repo: Path, n: int, rng: random.Random) -> int:
+def write_items(repo: Path, n: int, rng: random.Random, turns: int = 1) -> int:
+    """`turns`: user/assistant exchanges in each item's conversation (1: ~1.4 KB files; a shared
+    real session is more like 8-12 turns, 8-15 KB)."""
     total = 0
     for i in range(n):
+        outcome = paragraph(rng, 2)  # drawn first, as before --item-turns: the same texts for turns=1
+        conversation = "".join(
+            f"**user**: {paragraph(rng, 3)}\n\n**assistant**: {paragraph(rng, 6)}\n\n" for _ in range(turns)
+        )
         body = (
-            f"# Fix handler {i}\n\n## Summary\n\n- Goal: fix needle{i}\n- Outcome: {paragraph(rng, 2)}\n\n"
-            f"## Conversation\n\n**user**: {paragraph(rng, 3)}\n\n**assistant**: {paragraph(rng, 6)}\n"
+            f"# Fix handler {i}\n\n## Summary\n\n- Goal: fix needle{i}\n- Outcome: {outcome}\n\n"
+            f"## Conversation\n\n{conversation.rstrip()}\n"
         )
         item = knowledge.new_item(
             title=f"Fix handler {i}: {paragraph(rng, 1)[:60]}",
@@ -180,11 +186,11 @@ def write_items(repo: Path, n: int, rng: random.Random) -> int:
     return total
 
 
-def bench_sync(n: int, rows: list[tuple[str, str, str]]) -> None:
+def bench_sync(n: int, rows: list[tuple[str, str, str]], turns: int = 1) -> None:
     with tempfile.TemporaryDirectory(prefix="smriti-bench-sync-") as tmp:
         base = Path(tmp)
         repo = new_repo(base / "repo")
-        size = write_items(repo, n, random.Random(11))
+        size = write_items(repo, n, random.Random(11), turns)
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "knowledge")
         env = env_for(base)
@@ -233,10 +239,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--items", type=int, default=10_000, help="knowledge files for the sync benchmark (0: skip)")
     ap.add_argument("--share-sessions", type=int, default=10_000, help="sessions for the share benchmark (0: skip)")
+    ap.add_argument("--item-turns", type=int, default=1, help="exchanges per synced item (10: real-sized, ~12 KB)")
     args = ap.parse_args()
     rows: list[tuple[str, str, str]] = []
     if args.items:
-        bench_sync(args.items, rows)
+        bench_sync(args.items, rows, args.item_turns)
     if args.share_sessions:
         bench_share(args.share_sessions, rows)
     print(

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from smriti import paths
-from smriti.adapters import Registry, load_registry
-from smriti.config import UserConfig, load_user_config
 from smriti.index import Index
 from smriti.store import Store
+
+if TYPE_CHECKING:
+    from smriti.adapters import Registry
+    from smriti.config import UserConfig
 
 
 class App:
@@ -32,10 +35,16 @@ class App:
 
     @cached_property
     def registry(self) -> Registry:
+        # Imported when a command needs it: the adapters and the config parser (tomllib) are
+        # a few ms of every `smriti search` process that reads neither.
+        from smriti.adapters import load_registry
+
         return load_registry()
 
     @cached_property
     def config(self) -> UserConfig:
+        from smriti.config import load_user_config
+
         return load_user_config(paths.config_path(self.data_dir))
 
     def close(self) -> None:

@@ -7,6 +7,7 @@ Every assertion on a knowledge file is on its bytes; assertions on a teammate's 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from conftest import invoke, run_smriti
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 from smriti.store import KnowledgeRow
 
@@ -391,6 +394,76 @@ def test_reshare_of_unchanged_inputs_skips_redaction_and_still_rewrites_a_delete
     monkeypatch.setattr(redact, "redact", no_redaction)
     assert alice.share("--session", "sess-zorblax")["unchanged"] == 1
     assert path.read_bytes() == original
+
+
+def test_file_cache_skips_opening_unchanged_files_and_sees_every_change(team, monkeypatch) -> None:
+    """A re-share reads no file whose lstat is what the last share recorded (`share_files`), and
+    any change of a file (an edit of the same size, a move, a copy, a deletion) is read again: the
+    outcome is the one without the cache."""
+    from smriti.team import share as share_mod
+
+    alice, _ = team
+    zorblax(alice)
+    zorblax(alice, "sess-other", extra=" Other.")
+    # Files are cached only once their mtime is safely past (a coarse clock can hide a later write);
+    # the edits below set distinct mtimes themselves, so the test need not wait.
+    monkeypatch.setattr(share_mod, "RACY_NS", -(10**12))
+    written = alice.share()["written"]
+    assert len(written) == 2
+    path = alice.clone / written[0]
+    original = path.read_bytes()
+    st = alice.store()
+    try:
+        cached = {p: (item_id, sha) for p, (_, item_id, sha) in st.share_files(str(path.parents[2])).items()}
+    finally:
+        st.close()
+    assert sorted(cached) == sorted(w.removeprefix(".smriti/knowledge/") for w in written)
+    assert cached[written[0].removeprefix(".smriti/knowledge/")][1] == hashlib.sha256(original).hexdigest()
+
+    real_read = share_mod._read_id
+    opened: list[Path] = []
+
+    def spy(p: Path):
+        opened.append(p)
+        return real_read(p)
+
+    monkeypatch.setattr(share_mod, "_read_id", spy)
+    assert alice.share()["unchanged"] == 2 and opened == []
+
+    def touch_later(p: Path, seconds: int) -> None:
+        st = p.stat()
+        os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 10**9))
+
+    # an edit of the same size is read again: a person's edit
+    edited = original.replace(b"zorblax", b"ZORBLAX", 1)
+    assert len(edited) == len(original)
+    path.write_bytes(edited)
+    touch_later(path, 5)
+    out = alice.share()
+    assert opened == [path] and "edited by a person" in out["skipped"][0]["reason"]
+    # the original bytes back: unchanged again, and cached again
+    path.write_bytes(original)
+    touch_later(path, 10)
+    opened.clear()
+    assert alice.share()["unchanged"] == 2 and opened == [path]
+    opened.clear()
+    assert alice.share()["unchanged"] == 2 and opened == []
+    # a move: found by id in its new place
+    moved = path.with_name("moved-" + path.name)
+    path.rename(moved)
+    assert alice.share()["unchanged"] == 2 and opened == [moved]
+    # a copy that sorts first takes the id (as without a cache): not where recorded, so the full
+    # path decides, and what it finds matches
+    copy = moved.parent / ("a-copy-" + path.name)
+    copy.write_bytes(original)
+    with_cache = share_mod.scan_items(alice.clone, alice.store().share_files(str(path.parents[2])))
+    without = share_mod.scan_items(alice.clone)
+    assert (with_cache.found, with_cache.shas, with_cache.rel) == (without.found, without.shas, without.rel)
+    assert copy in with_cache.found.values()
+    copy.unlink()
+    moved.unlink()
+    [gone] = alice.share()["skipped"]  # deleted: a sweep does not bring it back; naming it does
+    assert alice.share("--session", gone["id"])["written"] == [written[0]] and path.exists()
 
 
 def test_person_edit_is_skipped_and_refresh_overwrites(team) -> None:
@@ -1028,3 +1101,38 @@ def test_unknown_category_is_a_usage_error_for_share_and_search(team) -> None:
     assert alice.json("search", "zorblax", "--category", "bug")
     fresh = alice.run("search", "zorblax", "--category", "feature")  # nothing yet, but a real category
     assert fresh.exit_code == 0
+
+
+@given(
+    author=hst.none() | hst.text(max_size=8),
+    supersedes=hst.lists(hst.text(max_size=6), max_size=2).map(tuple),
+    title=hst.none() | hst.text(max_size=12),
+    cwd=hst.none() | hst.sampled_from(["/nonexistent/w/app", "/tmp"]),
+)
+@settings(max_examples=60, deadline=None)
+def test_share_inputs_is_the_fingerprint_recorded_before(author, supersedes, title, cwd) -> None:
+    """`share_inputs` encodes its constant head once per sweep: the fingerprint must stay the one
+    earlier versions recorded (json.dumps of the whole list), or every item renders again."""
+    import dataclasses
+
+    from smriti import project as projects
+    from smriti.store import SessionRow
+    from smriti.team import share as share_mod
+
+    fields: dict = {f.name: None for f in dataclasses.fields(SessionRow)}
+    fields.update(rowid=1, session_id="claude-code:abc", agent="claude-code", native_id="abc", cwd=cwd)
+    fields.update(agent_title=title)
+    session = SessionRow(**fields)
+    proj = projects.resolve(cwd) if cwd else None
+    parts = (share_mod._code_version(), "settings", "condensed", author, list(supersedes), repr(session))
+    parts += (proj.root if proj else None,)
+    before = hashlib.sha256(b"content" + json.dumps(parts, default=repr).encode()).hexdigest()
+    assert share_mod.share_inputs(session, b"content", "settings", "condensed", author, supersedes) == before
+
+
+def test_code_version_reads_distills_own_files() -> None:
+    from smriti.digest import distill
+    from smriti.team import share as share_mod
+
+    assert share_mod.DISTILL_SOURCE.resolve() == Path(distill.__file__ or "").resolve()
+    assert share_mod.DISTILL_CUES.resolve() == distill.CUES_FILE.resolve()

@@ -214,3 +214,45 @@ def test_one_batch_is_one_transaction_across_every_area(store: Store) -> None:
     assert (stats["sessions"], stats["messages"], stats["knowledge"], stats["sources"]) == (0, 0, 0, 0)
     assert store.category_rows() == [] and store.share_record("3f9a2c1e5b7d4a60", "r") is None
     assert store.outbox_size() == 0
+
+
+def test_one_item_of_a_repo_is_found_without_walking_the_repo(store: Store) -> None:
+    """Finding one item of a repo (a sync's committer update, a move, a removal, a label's item)
+    must cost the same with 20 items as with 2,000: SQLite once chose the index on repo alone for
+    these and visited every item of the repo, which made a sync after one edit quadratic. Counted
+    in SQLite VM steps (a progress handler), not in time."""
+
+    def steps(call) -> int:
+        count = [0]
+
+        def tick() -> bool:
+            count[0] += 1
+            return False
+
+        store.conn.set_progress_handler(tick, 10)
+        try:
+            call()
+        finally:
+            store.conn.set_progress_handler(None)
+        return count[0]
+
+    def add(start: int, n: int) -> None:
+        with store.batch():
+            for i in range(start, start + n):
+                store.upsert_knowledge(_item(id=f"{i:016x}"), origin="sync", repo="r", path=f"k/{i}.md", blob=f"b{i}")
+
+    def lookups(base: int) -> dict[str, int]:
+        return {
+            "committer": steps(lambda: store.set_knowledge_committer("r", f"{base:016x}", "Alice <a@example.com>")),
+            "move": steps(lambda: store.move_knowledge("r", f"{base + 1:016x}", "k/moved.md")),
+            "in_repo": steps(lambda: store.knowledge_in_repo("r", f"{base + 2:016x}")),
+            "remove": steps(lambda: store.remove_knowledge("r", [f"{base + 3:016x}"])),
+        }
+
+    add(0, 20)
+    few = lookups(0)
+    add(20, 2000)
+    many = lookups(10)
+    assert store.knowledge_in_repo("r", f"{12:016x}") is not None
+    for name in few:
+        assert many[name] <= 2 * few[name] + 10, (name, few, many)

@@ -127,7 +127,7 @@ class KnowledgeMixin(StoreConnection):
         with self.conn:
             self.conn.execute(
                 "update knowledge set path = ?, updated_at = ?, committed_by = coalesce(?, committed_by) "
-                "where item_id = ? and repo = ?",
+                "where item_id = ? and +repo = ?",
                 (path, utc_now(), committed_by, item_id, repo),
             )
 
@@ -139,12 +139,16 @@ class KnowledgeMixin(StoreConnection):
             ).fetchone()
         )
 
+    # `+repo` in the lookups of one item of a repo: without it SQLite picks the index on repo alone
+    # (no statistics say which is selective) and visits every item of the repo for each one; a sync
+    # that touches all of them was quadratic (13 s for 10,000 items after one edit). `+` keeps
+    # the column out of index choice, so the unique index on item_id finds the row (one per repo).
     def set_knowledge_committer(self, repo: str, item_id: str, committed_by: str | None) -> None:
         if committed_by is None:
             return
         with self.conn:
             self.conn.execute(
-                "update knowledge set committed_by = ? where item_id = ? and repo = ? and committed_by is not ?",
+                "update knowledge set committed_by = ? where item_id = ? and +repo = ? and committed_by is not ?",
                 (committed_by, item_id, repo, committed_by),
             )
 
@@ -153,7 +157,7 @@ class KnowledgeMixin(StoreConnection):
         with self.conn:
             for item_id in item_ids:
                 row = self.conn.execute(
-                    "select id from knowledge where item_id = ? and repo = ?", (item_id, repo)
+                    "select id from knowledge where item_id = ? and +repo = ?", (item_id, repo)
                 ).fetchone()
                 if row:
                     self.conn.execute("delete from knowledge where id = ?", (row[0],))

@@ -80,6 +80,8 @@ class LabelsMixin(StoreConnection):
     def knowledge_in_repo(self, repo: str, item_id: str) -> KnowledgeRow | None:
         """The item a repo's sync imported, by its full id."""
         row = self.conn.execute(
-            f"select {_KNOWLEDGE_COLS} from knowledge where repo = ? and item_id = ?", (repo, item_id)
+            # `+repo`: the unique index on item_id, not a walk of the repo's items (see set_knowledge_committer)
+            f"select {_KNOWLEDGE_COLS} from knowledge where +repo = ? and item_id = ?",
+            (repo, item_id),
         ).fetchone()
         return _knowledge_row(row) if row else None

@@ -367,3 +367,27 @@ def m011_shares_inputs(conn: apsw.Connection) -> None:
     # unchanged, and the file on disk still the bytes it wrote, skips redaction and rendering.
     # NULL for files shared before this column: they take the full path once and get one.
     conn.execute("alter table shares add column inputs text")
+
+
+@migration
+def m012_share_files(conn: apsw.Connection) -> None:
+    conn.execute(
+        """
+        -- What share last read in a working tree's knowledge files, by their lstat: a file whose
+        -- size, times and inode are unchanged is not opened again to find its id or hash its bytes
+        -- (a no-op re-share of thousands of items stats them, nothing more). A cache: any row may be
+        -- deleted; a file without one is read as before. `root`: the knowledge folder's absolute
+        -- path (two checkouts of one repo share a project key, not their files).
+        create table share_files (
+            root text not null,
+            path text not null,                   -- relative to root, '/'-separated
+            size integer not null,
+            mtime_ns integer not null,
+            ctime_ns integer not null,
+            inode integer not null,
+            item_id text,                         -- the id in its frontmatter; NULL: none found
+            file_sha text not null,               -- sha256 of its bytes
+            primary key (root, path)
+        ) without rowid;
+        """
+    )

@@ -76,6 +76,36 @@ class SharingMixin(StoreConnection):
                 hashers[row[0]].update(b"\0tag" + repr(row[1:]).encode())
         return {rowid: h.digest() for rowid, h in hashers.items()}
 
+    def share_files(self, root: str) -> dict[str, tuple[tuple[int, int, int, int], str | None, str]]:
+        """The file cache of a knowledge folder (`m012_share_files`): path → ((size, mtime_ns,
+        ctime_ns, inode), item id, sha256)."""
+        return {
+            r[0]: ((r[1], r[2], r[3], r[4]), r[5], r[6])
+            for r in self.conn.execute(
+                "select path, size, mtime_ns, ctime_ns, inode, item_id, file_sha from share_files where root = ?",
+                (root,),
+            )
+        }
+
+    def update_share_files(
+        self,
+        root: str,
+        put: Sequence[tuple[str, tuple[int, int, int, int], str | None, str]],
+        drop: Sequence[str],
+    ) -> None:
+        """Upsert `put` (path, stat key, item id, sha256) and delete `drop` (paths), in one transaction."""
+        if not put and not drop:
+            return
+        with self.conn:
+            self.conn.executemany(
+                "delete from share_files where root = ? and path = ?", [(root, path) for path in drop]
+            )
+            self.conn.executemany(
+                "insert or replace into share_files (root, path, size, mtime_ns, ctime_ns, inode, item_id, file_sha) "
+                "values (?,?,?,?,?,?,?,?)",
+                [(root, path, *key, item_id, sha) for path, key, item_id, sha in put],
+            )
+
     def shared_paths(self, repo: str) -> set[str]:
         """Paths (relative to the repo root) of the files this user's share wrote into a repo."""
         return {

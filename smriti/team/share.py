@@ -16,6 +16,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cache, lru_cache
@@ -228,32 +229,130 @@ def _relative_files(files: list[str], session: SessionRow) -> list[str]:
     return display_files(files, session.cwd, proj.root if proj else None)
 
 
-def existing_items(repo: Path) -> dict[str, Path]:
-    """Item id → file, for every knowledge file in the working tree (wherever it was moved)."""
-    out: dict[str, Path] = {}
-    base = repo / KNOWLEDGE_DIR
-    if not base.is_dir():
-        return out
-    for path in sorted(base.rglob("*.md")):
-        if path.is_symlink() or not path.is_file():
-            continue
+StatKey = tuple[int, int, int, int]  # (size, mtime_ns, ctime_ns, inode) of a file's lstat
+# A file whose mtime is not this much older than the moment it was stat'ed may still change without
+# a new mtime (file systems stamp times from a coarse clock): it is read again next time.
+RACY_NS = 2_000_000_000
+
+
+def _stat_key(st: os.stat_result) -> StatKey:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+@dataclass
+class KnowledgeScan:
+    """The knowledge files of a working tree: `found` (item id → file, wherever it was moved), each
+    file's path relative to the repo, and the sha256 of the files whose bytes are known (read in
+    this scan, or unchanged since the cache of the last one); `cache` is what to record for next time."""
+
+    found: dict[str, Path] = field(default_factory=dict)
+    rel: dict[Path, str] = field(default_factory=dict)
+    shas: dict[Path, str] = field(default_factory=dict)
+    root: str = ""
+    put: list[tuple[str, StatKey, str | None, str]] = field(default_factory=list)
+    drop: list[str] = field(default_factory=list)
+    # Files written by this run, relative to the knowledge folder: their stat right after writing.
+    written: dict[str, tuple[StatKey, str, str]] = field(default_factory=dict)
+
+    def note_written(self, path: Path, item_id: str, data: bytes) -> None:
         try:
-            with path.open("rb") as fh:
-                head = fh.read(2048)
+            st = os.lstat(path)
+            rel = path.absolute().relative_to(self.root).as_posix()
+        except (OSError, ValueError):
+            return
+        self.written[rel] = (_stat_key(st), item_id, _sha(data))
+
+
+def _md_files(base: Path) -> list[tuple[tuple[str, ...], os.DirEntry[str]]]:
+    """What `sorted(base.rglob("*.md"))` filtered to regular files (not symlinks) lists, in the same
+    order (by path components), each with its relative parts: one `scandir` per folder, no Path
+    per file. Like rglob it does not descend into symlinked folders."""
+    out: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
+    stack: list[tuple[str, tuple[str, ...]]] = [(str(base), ())]
+    while stack:
+        folder, parts = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
         except OSError:
             continue
-        m = _ID_LINE.search(head)
-        if m is None and len(head) == 2048:  # a hand-written file with a long frontmatter before its id
+        for entry in entries:
             try:
-                with path.open("rb") as fh:
-                    text = fh.read(knowledge.MAX_FILE_BYTES)
+                if entry.is_dir() and not entry.is_symlink():
+                    stack.append((entry.path, (*parts, entry.name)))
+                elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    out.append(((*parts, entry.name), entry))
             except OSError:
                 continue
-            end = text.find(b"\n---", 3)
-            m = _ID_LINE.search(text, 0, end if end != -1 else len(text))
-        if m:
-            out.setdefault(m.group(1).decode(), path)
+    out.sort(key=lambda pe: pe[0])
     return out
+
+
+def _read_id(path: Path) -> tuple[str | None, bytes | None, bool]:
+    """A knowledge file's id (from its frontmatter), its bytes when it is no bigger than a knowledge
+    file may be (else None: only its head was read), and whether it could be read at all."""
+    limit = knowledge.MAX_FILE_BYTES
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError:
+        return None, None, False
+    head = data[:2048]
+    m = _ID_LINE.search(head)
+    if m is None and len(head) == 2048:  # a hand-written file with a long frontmatter before its id
+        text = data[:limit]
+        end = text.find(b"\n---", 3)
+        m = _ID_LINE.search(text, 0, end if end != -1 else len(text))
+    return (m.group(1).decode() if m else None), (data if len(data) <= limit else None), True
+
+
+def scan_items(repo: Path, cache: dict[str, tuple[StatKey, str | None, str]] | None = None) -> KnowledgeScan:
+    """`existing_items` with the bytes' hashes, and with a cache (`Store.share_files`): a file whose
+    lstat is what the cache recorded is not opened. The id and sha of every file read are put in
+    `scan.put` (when its mtime is safely in the past) and the cached paths now gone in `scan.drop`."""
+    base = repo / KNOWLEDGE_DIR
+    scan = KnowledgeScan(root=str(base.absolute()))
+    cache = cache or {}
+    if not base.is_dir():
+        scan.drop = list(cache)
+        return scan
+    prefix = str(KNOWLEDGE_DIR)
+    seen: set[str] = set()
+    for parts, entry in _md_files(base):
+        key_path = "/".join(parts)
+        seen.add(key_path)
+        path = base.joinpath(*parts)
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        stat_key = _stat_key(st)
+        hit = cache.get(key_path)
+        if hit is not None and hit[0] == stat_key:
+            item_id: str | None = hit[1]
+            scan.shas[path] = hit[2]
+        else:
+            item_id, data, ok = _read_id(path)
+            if not ok:
+                continue
+            if data is not None:
+                sha = _sha(data)
+                scan.shas[path] = sha
+                if max(st.st_mtime_ns, st.st_ctime_ns) + RACY_NS < time.time_ns():
+                    scan.put.append((key_path, stat_key, item_id, sha))
+                    hit = None
+            if hit is not None:
+                scan.drop.append(key_path)
+        scan.rel[path] = f"{prefix}/{key_path}"
+        if item_id is not None:
+            scan.found.setdefault(item_id, path)
+    scan.drop += [p for p in cache if p not in seen]
+    return scan
+
+
+def existing_items(repo: Path) -> dict[str, Path]:
+    """Item id → file, for every knowledge file in the working tree (wherever it was moved)."""
+    return scan_items(repo).found
 
 
 def _safe_target(repo: Path, rel: PurePosixPath) -> Path:
@@ -383,7 +482,9 @@ def share(
     repo_key = (projects.resolve(str(repo)) or projects.Project(str(repo), repo.name)).key
     if not dry_run:
         remove_stale_temp_files(repo / KNOWLEDGE_DIR)
-    found = existing_items(repo)
+    root = str((repo / KNOWLEDGE_DIR).absolute())
+    scan = scan_items(repo, store.share_files(root))
+    found = scan.found
     result = ShareResult(dry_run=dry_run)
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     if supersedes and len(session_ids) != 1:
@@ -417,6 +518,7 @@ def share(
                 redaction=redaction,
                 records=records,
                 content=contents[session.rowid],
+                scan=scan,
             )
         except (KnowledgeError, SmritiError) as exc:
             result.skipped.append({"id": session.session_id, "reason": str(exc)})
@@ -429,7 +531,29 @@ def share(
         else:
             result.skipped.append({"id": session.session_id, "reason": detail})
     result.proposed_supersedes = _propose_supersedes(found, known, fresh)
+    if not dry_run:
+        _save_scan(store, repo, scan)
     return result
+
+
+def _save_scan(store: Store, repo: Path, scan: KnowledgeScan) -> None:
+    """Record the file cache for the next share: what this scan read, and the files this run wrote
+    (their bytes are known) when they still have the stat they had right after writing and their
+    mtime is safely in the past."""
+    base = Path(scan.root)
+    now = time.time_ns()
+    put = [entry for entry in scan.put if entry[0] not in scan.written]
+    drop = list(scan.drop)
+    for rel, (stat_key, item_id, sha) in scan.written.items():
+        try:
+            st = os.lstat(base / rel)
+        except OSError:
+            st = None
+        if st is not None and _stat_key(st) == stat_key and max(st.st_mtime_ns, st.st_ctime_ns) + RACY_NS < now:
+            put.append((rel, stat_key, item_id, sha))
+        else:
+            drop.append(rel)  # read again next time
+    store.update_share_files(scan.root, put, drop)
 
 
 def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...]) -> None:
@@ -450,6 +574,10 @@ def _refuse_other_projects(store: Store, repo: Path, session_ids: tuple[str, ...
         )
 
 
+DISTILL_SOURCE = Path(__file__).parent.parent / "digest" / "distill.py"
+DISTILL_CUES = Path(__file__).parent.parent / "digest" / "data" / "distill.toml"
+
+
 @cache
 def _code_version() -> str:
     """The source of everything that turns a stored session into a file's bytes: every file of the
@@ -457,11 +585,12 @@ def _code_version() -> str:
     added there later), distill (a redacted session is distilled again) and recall (`fence`). A new
     rule or format renders every item again: the conservative side."""
     from smriti import recall  # noqa: PLC0415  (fence comes from there; already imported above)
-    from smriti.digest import distill  # noqa: PLC0415  (a redacted session is distilled again)
 
     team_dir = Path(__file__).parent
     sources = sorted(p for p in team_dir.rglob("*") if p.is_file() and p.suffix in (".py", ".toml", ".txt", ".json"))
-    sources += [Path(distill.__file__ or ""), distill.CUES_FILE, Path(recall.__file__ or "")]
+    # distill's source and cues by path: importing it costs ~20 ms a share that renders nothing does
+    # not need (a test holds these paths equal to distill.__file__ and distill.CUES_FILE).
+    sources += [DISTILL_SOURCE, DISTILL_CUES, Path(recall.__file__ or "")]
     h = hashlib.sha256()
     for path in sources:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
@@ -492,16 +621,16 @@ def share_inputs(
     settings and code; the share options. Recorded with the file: a re-share that computes the same
     one, and finds the file still holding the bytes it wrote, has nothing to redo."""
     proj = projects.resolve(session.cwd) if session.cwd else None
-    parts = (
-        _code_version(),
-        settings_key,
-        transcript,
-        author,
-        list(supersedes),
-        repr(session),
-        proj.root if proj else None,
-    )
-    return hashlib.sha256(content + json.dumps(parts, default=repr).encode()).hexdigest()
+    # json.dumps of the list (code version, settings, transcript, author, supersedes, the row, the
+    # root), its constant head encoded once per sweep: the same text, element by element.
+    head = _inputs_head(_code_version(), settings_key, transcript, author, tuple(supersedes))
+    tail = json.dumps(repr(session)) + ", " + json.dumps(proj.root if proj else None) + "]"
+    return hashlib.sha256(content + (head + tail).encode()).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _inputs_head(code: str, settings_key: str, transcript: str, author: str | None, supersedes: tuple[str, ...]) -> str:
+    return json.dumps([code, settings_key, transcript, author, list(supersedes)], default=repr)[:-1] + ", "
 
 
 def _share_one(
@@ -523,9 +652,12 @@ def _share_one(
     redaction: bool = True,
     records: dict[str, dict[str, Any]] | None = None,
     content: bytes | None = None,
+    scan: KnowledgeScan | None = None,
 ) -> tuple[str, str]:
     """`records` (the repo's share records by item id) and `content` (the session's content digest)
-    are what a sweep reads for all its sessions at once; read here when not given."""
+    are what a sweep reads for all its sessions at once; read here when not given. `scan`: the
+    sweep's scan of the knowledge files (their relative paths and known hashes), and where the
+    files written are noted for its cache."""
     known = {} if known is None else known
     fresh = {} if fresh is None else fresh
     item_id = knowledge.new_item_id(session.agent, session.native_id)
@@ -551,8 +683,8 @@ def _share_one(
         and record is not None
         and record["status"] == "shared"
         and record["inputs"] == inputs
-        and record["path"] == str(existing_path.relative_to(repo))
-        and _sha(existing_path.read_bytes()) == record["file_sha"]
+        and record["path"] == _rel(scan, existing_path, repo)
+        and _known_sha(scan, existing_path) == record["file_sha"]
     ):
         # Rendered from these very inputs into these very bytes, still on disk where recorded:
         # redaction and rendering would produce the same file again.
@@ -668,11 +800,23 @@ def _share_one(
         _safe_target(repo, PurePosixPath(*target.relative_to(repo / ".smriti").parts))
         _atomic_write(target, data)
         store.record_share(item_id, repo_key, rel_target, session.rowid, _sha(data), inputs=inputs)
+        if scan is not None:
+            scan.note_written(target, item_id, data)
     return "written", rel_target
 
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _rel(scan: KnowledgeScan | None, path: Path, repo: Path) -> str:
+    rel = scan.rel.get(path) if scan is not None else None
+    return rel if rel is not None else str(path.relative_to(repo))
+
+
+def _known_sha(scan: KnowledgeScan | None, path: Path) -> str:
+    sha = scan.shas.get(path) if scan is not None else None
+    return sha if sha is not None else _sha(path.read_bytes())
 
 
 MAX_PROPOSAL_COMPARISONS = 200_000  # title comparisons per share run: hints must not cost O(items²)
