@@ -3674,6 +3674,215 @@ X(
 )
 
 
+# Long file reads (30-80 lines), inserted where the agent would have read the file.
+def XI(sid: str, after: int, *parts: list[dict[str, Any]]) -> None:
+    s = next(s for s in SESSIONS if s["id"] == sid)
+    s["messages"][after:after] = [m for p in parts for m in p]
+
+
+XI(
+    "h6-code-implementation-4",
+    2,
+    T(
+        "Read",
+        "src/main/java/com/acme/web/UserController.java",
+        """package com.acme.web;
+
+import com.acme.audit.AuditLog;
+import com.acme.mail.MailClient;
+import com.acme.user.*;
+import jakarta.validation.Valid;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+@RequestMapping("/api/users")
+public class UserController {
+    @Autowired private UserRepository users;
+    @Autowired private RoleRepository roles;
+    @Autowired private AuditLog audit;
+    @Autowired private MailClient mail;
+    @Autowired private PasswordHasher hasher;
+    @Autowired private EmailTokenRepository tokens;
+
+    @PostMapping
+    public ResponseEntity<UserDto> register(@Valid @RequestBody RegisterRequest req) {
+        if (users.existsByEmailIgnoreCase(req.email())) {
+            return ResponseEntity.status(409).build();
+        }
+        User u = new User();
+        u.setEmail(req.email().toLowerCase());
+        u.setPasswordHash(hasher.hash(req.password()));
+        u.setRoles(List.of(roles.findByName("member").orElseThrow()));
+        u.setCreatedAt(Instant.now());
+        users.save(u);
+        audit.record("user.registered", u.getId());
+        mail.sendWelcome(u.getEmail());
+        return ResponseEntity.status(201).body(UserDto.from(u));
+    }
+
+    @PatchMapping("/{id}/email")
+    public ResponseEntity<UserDto> changeEmail(@PathVariable long id, @Valid @RequestBody ChangeEmailRequest req) {
+        User u = users.findById(id).orElseThrow(NotFoundException::new);
+        if (users.existsByEmailIgnoreCase(req.email())) {
+            return ResponseEntity.status(409).build();
+        }
+        String old = u.getEmail();
+        u.setEmail(req.email().toLowerCase());
+        u.setEmailVerified(false);
+        users.save(u);
+        EmailToken t = tokens.save(EmailToken.forUser(u));
+        mail.sendConfirmation(u.getEmail(), t.getToken());
+        mail.sendEmailChangedNotice(old);
+        audit.record("user.email_changed", u.getId());
+        return ResponseEntity.ok(UserDto.from(u));
+    }
+
+    @PostMapping("/{id}/deactivate")
+    public ResponseEntity<Void> deactivate(@PathVariable long id) {
+        User u = users.findById(id).orElseThrow(NotFoundException::new);
+        u.setActive(false);
+        u.setDeactivatedAt(Instant.now());
+        users.save(u);
+        audit.record("user.deactivated", id);
+        return ResponseEntity.noContent().build();
+    }
+    // ... 340 more lines: search, bulk import, role changes
+""",
+    ),
+)
+
+XI(
+    "h6-bug-investigation-4",
+    2,
+    T(
+        "Read",
+        "lib/app/accounts.ex",
+        """defmodule App.Accounts do
+  @moduledoc "Users, organisations and memberships."
+
+  import Ecto.Query
+  alias App.Repo
+  alias App.Accounts.{User, Org, Membership}
+  alias App.Notifier
+
+  def get_user_by_email(email) do
+    Repo.get_by(User, email: String.downcase(email))
+  end
+
+  def invite(%Org{} = org, email) do
+    Task.start(fn -> Notifier.send_invite(org, email) end)
+    upsert_membership(org, email)
+  end
+
+  defp upsert_membership(org, email) do
+    user = get_user_by_email(email) || create_placeholder_user!(email)
+
+    case Repo.get_by(Membership, org_id: org.id, user_id: user.id) do
+      nil ->
+        %Membership{org_id: org.id, user_id: user.id, state: :pending}
+        |> Repo.insert()
+
+      existing ->
+        {:ok, existing}
+    end
+  end
+
+  def ensure_membership(org, user) do
+    case Repo.get_by(Membership, org_id: org.id, user_id: user.id) do
+      nil -> Repo.insert!(%Membership{org_id: org.id, user_id: user.id, state: :pending})
+      m -> m
+    end
+  end
+
+  defp create_placeholder_user!(email) do
+    %User{email: String.downcase(email), state: :invited}
+    |> Repo.insert!()
+  end
+
+  def memberships_for(user) do
+    from(m in Membership, where: m.user_id == ^user.id, preload: :org)
+    |> Repo.all()
+  end
+end
+""",
+    ),
+)
+
+XI(
+    "h6-feature-implementation-4",
+    0,
+    T(
+        "Read",
+        "internal/auth/handler.go",
+        """package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"example.com/api/internal/db"
+	"example.com/api/internal/mail"
+)
+
+type Handler struct {
+	q    *db.Queries
+	mail mail.Sender
+	now  func() time.Time
+}
+
+func NewHandler(q *db.Queries, m mail.Sender) *Handler {
+	return &Handler{q: q, mail: m, now: time.Now}
+}
+
+func randomToken(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand failing means the system is unusable
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func sha256hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	u, err := h.q.GetUserByEmail(r.Context(), strings.ToLower(req.Email))
+	if err != nil || !checkPassword(u.PasswordHash, req.Password) {
+		http.Error(w, "invalid credentials", http.StatusUnauthorized)
+		return
+	}
+	h.startSession(r.Context(), w, u.ID)
+}
+
+func (h *Handler) startSession(ctx context.Context, w http.ResponseWriter, userID int64) {
+	// ...
+}
+""",
+    ),
+)
+
+
 def main() -> None:
     ids = [s["id"] for s in SESSIONS + UNCAT]
     assert len(ids) == len(set(ids)), "duplicate ids"
