@@ -58,10 +58,15 @@ SETS = {
     "heldout-b": HERE.parent.parent / "smriti" / "digest" / "data" / "corpus_heldout.jsonl.gz",
     "holdout4": HERE / "eval_holdout4.jsonl",
     "holdout5": HERE / "eval_holdout5.jsonl",
+    "holdout6": HERE / "eval_holdout6.jsonl",
 }
 # A set may continue in a second file (holdout4's twelve sessions that should stay uncategorized).
-EXTRA = {"holdout4": HERE / "eval_holdout4_uncat.jsonl", "holdout5": HERE / "eval_holdout5_uncat.jsonl"}
-HELD_OUT = ("heldout-b", "holdout5")
+EXTRA = {
+    "holdout4": HERE / "eval_holdout4_uncat.jsonl",
+    "holdout5": HERE / "eval_holdout5_uncat.jsonl",
+    "holdout6": HERE / "eval_holdout6_uncat.jsonl",
+}
+HELD_OUT = ("heldout-b", "holdout6")
 # How each set was used. Only a set that was never tuned on measures how the rules generalize.
 ROLE = {
     "tune": "rules tuned on it; model trained on it",
@@ -70,7 +75,8 @@ ROLE = {
     "holdout3": "rules never tuned on it; model trained on it since 2026-11-27 (run four times before)",
     "heldout-b": "HELD OUT: another style, never used for training, calibration or choices",
     "holdout4": "another hand; run once held out (84.7%), then the model trained on it",
-    "holdout5": "HELD OUT: another hand, written after the last tuning; never trained, calibrated or looked at",
+    "holdout5": "another hand; run once held out (84.4%), then the model trained on it",
+    "holdout6": "HELD OUT: another hand, written after the last tuning; never trained, calibrated or looked at",
 }
 STOP = frozenset(
     "a an the and or but to of in on for with by from as is are be it its this that into how what why "
