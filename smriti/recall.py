@@ -89,6 +89,7 @@ EXTRA_PASSAGE_WEIGHTS = (0.3, 0.15, 0.05)  # the next-best passages after the be
 SPREAD_WEIGHT = 0.25  # per-concept best match anywhere in the session (answers spread over turns)
 EXCERPT_PASSAGES = 2  # passages an excerpt is drawn from
 DIGEST_WEIGHT = 1.3  # a match in a session's title/summary says more than one in a tool output
+PROMPT_WEIGHT = 1.6  # ... and so does one in what the user asked (tool output and replies repeat words)
 EXPANSION_WEIGHT = 0.7  # a concept matched through an expansion scores this share ...
 EXPANSION_COVERAGE = 0.5  # ... and counts this share of its IDF toward the floor
 MAX_CONCEPTS = 12
@@ -345,7 +346,7 @@ def _only(hits: HitColumns, addresses: set[Address]) -> HitColumns:
     keep = [n for n, a in enumerate(hits.addrs) if a in addresses]
     if len(keep) == len(hits.scores):
         return hits
-    scores, mids, sids, kids, pids, addrs = hits
+    scores, mids, sids, kids, pids, addrs, prompts = hits
     return HitColumns(
         [scores[n] for n in keep],
         [mids[n] for n in keep],
@@ -353,6 +354,7 @@ def _only(hits: HitColumns, addresses: set[Address]) -> HitColumns:
         [kids[n] for n in keep],
         [pids[n] for n in keep],
         [addrs[n] for n in keep],
+        [prompts[n] for n in keep] if prompts else (),
     )
 
 
@@ -440,7 +442,10 @@ def _common_may_clear(concepts: list[Concept], common: set[int]) -> bool:
 def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
     """Hits by candidate and passage (its best document's score), into `into` if given."""
     out: Docs = {} if into is None else into
-    for score, mid, sid, kid, pid in zip(hits.scores, hits.mids, hits.sids, hits.kids, hits.pids, strict=True):
+    prompts = hits.prompts or (0,) * len(hits.scores)
+    for score, mid, sid, kid, pid, prompt in zip(
+        hits.scores, hits.mids, hits.sids, hits.kids, hits.pids, prompts, strict=True
+    ):
         if mid is None:
             continue
         key = ("knowledge", kid) if kid else ("session", sid or 0)
@@ -448,6 +453,8 @@ def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
             continue
         if mid < 0:
             score *= DIGEST_WEIGHT
+        elif prompt:
+            score *= PROMPT_WEIGHT
         passages = out.get(key)
         if passages is None:
             passages = out[key] = {}
