@@ -114,6 +114,7 @@ MIN_COVERAGE_SINGLE = 0.6  # a candidate that matches only one concept of severa
 MIN_COVERAGE_SPREAD = 0.25  # ... or this much, when the candidate matches MIN_MATCHED concepts
 MIN_MATCHED = 3
 FOLLOW_SHARE = 0.3  # below the floor, a candidate scoring this share of the best one that clears it follows
+FOLLOW_SHARE_GATHER = 0.1  # ... or this share, when the question gathers from several (GATHER_CUES_FILE)
 FOLLOWER_FACTOR = 0.85  # ... and ranks at this share of its score
 WINNER_MARGIN = 1.8  # a candidate this many times ahead of the next is kept below the floor ...
 WINNER_MIN_COVERAGE = 0.25  # ... when it covers this much of the query
@@ -147,6 +148,9 @@ def _data_lines(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
+
+# Words of a question that gathers its answer from several sessions (how many, in total, first).
+GATHER_CUES_FILE = DATA_DIR / "gather_cues.txt"
 
 # Query-time expansion: sets of words and phrases a developer uses for the same thing (a data file).
 SYNONYMS_FILE = DATA_DIR / "synonyms.txt"
@@ -238,6 +242,18 @@ def _stops(index: Index) -> frozenset[str]:
         _STOPS.clear()
         _STOPS[key] = frozenset(index.analyzer.analyze(" ".join(_data_lines(QUERY_STOP_WORDS_FILE))))
     return _STOPS[key]
+
+
+_GATHER: dict[int, frozenset[str]] = {}
+
+
+def _gathers(index: Index, query: str) -> bool:
+    """Whether the question gathers its answer from several sessions (GATHER_CUES_FILE)."""
+    key = id(index.analyzer)
+    if key not in _GATHER:
+        _GATHER.clear()
+        _GATHER[key] = frozenset(index.analyzer.analyze(" ".join(_data_lines(GATHER_CUES_FILE))))
+    return not _GATHER[key].isdisjoint(index.analyzer.analyze(query))
 
 
 def _synsets(index: Index) -> list[list[tuple[str, ...]]]:
@@ -729,7 +745,8 @@ def recall(
         clearing.add((ranked[0].kind, ranked[0].rowid))
     if not clearing:
         return RecallResult("", [])
-    candidates = [c for c in ranked if (c.kind, c.rowid) in clearing or c.score >= FOLLOW_SHARE * ranked[0].score]
+    follow = FOLLOW_SHARE_GATHER if _gathers(index, query) else FOLLOW_SHARE
+    candidates = [c for c in ranked if (c.kind, c.rowid) in clearing or c.score >= follow * ranked[0].score]
     sessions = store.sessions_by_rowid(c.rowid for c in candidates if c.kind == "session")
     items = store.knowledge_by_rowid(c.rowid for c in candidates if c.kind == "knowledge")
     superseded_items = store.superseded_item_ids() if items else set()
@@ -770,7 +787,7 @@ def recall(
     scored = [
         (score if (c.kind, c.rowid) in clearing else score * FOLLOWER_FACTOR, c)
         for score, c in scored
-        if (c.kind, c.rowid) in clearing or score >= FOLLOW_SHARE * best
+        if (c.kind, c.rowid) in clearing or score >= follow * best
     ]
     scored.sort(key=lambda t: (-t[0], t[1].kind, t[1].rowid))
     results: list[RecallItem] = []
