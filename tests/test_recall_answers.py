@@ -441,3 +441,18 @@ def test_a_match_in_what_the_user_asked_ranks_above_the_same_words_in_tool_outpu
     store, index = _ledger_store(tmp_path)
     out = recall(store, index, "why does the ledger reconciliation skip yen refunds", project=(PROJECT,), now=NOW)
     assert [r.native_id for r in out.results][:2] == [ASKED, ECHOED]
+
+
+def test_questions_that_gather_from_several_sessions(tmp_path: Path) -> None:
+    from smriti.recall import _gathers
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    for question in (
+        "How many magazine subscriptions do I currently have?",
+        "what was the total cost of the hotel stays",
+        "Which group did I join first, the book club or the choir?",
+        "How many different doctors did I visit?",
+    ):
+        assert _gathers(index, question), question
+    for question in ("why is psycopg pinned to 3.1.18", "which local port does the payments database use"):
+        assert not _gathers(index, question), question
