@@ -23,6 +23,9 @@ and benchmarks/longmemeval):
   the sum over concepts of each concept's best match inside it; a candidate scores its best
   passage, damped shares of the next ones (EXTRA_PASSAGE_WEIGHTS) and SPREAD_WEIGHT of its
   per-concept best matches anywhere. A long session does not win by holding every word somewhere.
+  A match in the user's own prompt (the index's `prompt` field) weighs PROMPT_WEIGHT, in a
+  session's digest DIGEST_WEIGHT: tool output and replies repeat the project's words, what the
+  user asked names the subject.
 - Boosts: the asking project (PROJECT_BOOST; team items come only from there unless
   `all_projects`), team knowledge (TEAM_BOOST), recency (up to RECENCY_BONUS, halving every
   RECENCY_HALF_LIFE_DAYS), a category match of the prompt's cue words (CATEGORY_BOOST), and the
@@ -53,7 +56,9 @@ The floor decides whether to inject at all, from evidence that does not depend o
   "gunicorn", "loki" or "museum" is. A query of general words only is met by a candidate whose
   best passage holds all of them and that beats the next one by WINNER_MARGIN;
 - when one clears, candidates scoring FOLLOW_SHARE of the best one that clears follow it, ranked at
-  FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions.
+  FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions;
+  FOLLOW_SHARE_GATHER when the question says it gathers from several (data/gather_cues.txt: how
+  many, in total, which … first).
 
 The context block is wrapped in `<smriti-context>`; each item has a header of what smriti vouches
 for (tier, category, date, the id for `smriti show`; for one's own sessions also project and
