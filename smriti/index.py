@@ -32,7 +32,7 @@ import tantivy
 
 from smriti.store import IndexDoc, Store
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5  # 5: the `prompt` fast field
 TOKENIZER = "smriti_en"
 CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool output does not
 CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
@@ -67,9 +67,10 @@ class HitColumns(NamedTuple):
     kids: Sequence[Any]  # knowledge item rowid, else 0
     pids: Sequence[Any]  # passage
     addrs: Sequence[Address]  # only when asked for
+    prompts: Sequence[Any] = ()  # 1 for a user's prompt (message kind "prompt"), else 0 (recall's boost)
 
 
-NO_HITS = HitColumns((), (), (), (), (), ())
+NO_HITS = HitColumns((), (), (), (), (), (), ())
 
 
 def _analyzer() -> tantivy.TextAnalyzer:
@@ -93,6 +94,9 @@ def _schema() -> tantivy.Schema:
     b.add_integer_field("kid", stored=False, indexed=True, fast=True)  # knowledge item row, else 0
     b.add_integer_field("pid", stored=False, indexed=False, fast=True)  # passage within the session/item
     b.add_integer_field("ts", stored=False, indexed=True, fast=True)
+    # 1 for a user's prompt: recall weighs what the user said above tool output and replies, and
+    # reads it per hit (a fast field), not through the store on the prompt hook's path
+    b.add_integer_field("prompt", stored=False, indexed=False, fast=True)
     for name in ("agent", "project", "category", "role", "kind", "tier", "status"):
         b.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
     return b.build()
@@ -287,6 +291,7 @@ class Index:
             d.add_integer("kid", doc.knowledge_rowid)
             d.add_integer("pid", passage)
             d.add_integer("ts", epoch_seconds(doc.timestamp))
+            d.add_integer("prompt", int(doc.kind == "prompt" and doc.message_rowid > 0))
             d.add_text("agent", doc.agent)
             d.add_text("project", doc.project or "")
             d.add_text("category", doc.category or "uncategorized")
@@ -572,6 +577,7 @@ class Index:
             searcher.fast_field_values("kid", addrs),
             searcher.fast_field_values("pid", addrs),
             [(a.segment_ord, a.doc) for a in addrs] if addresses else [],
+            searcher.fast_field_values("prompt", addrs),
         )
 
     def _best_of(self, alternatives: list[tuple[list[str], float]]) -> tantivy.Query | None:

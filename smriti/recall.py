@@ -23,6 +23,9 @@ and benchmarks/longmemeval):
   the sum over concepts of each concept's best match inside it; a candidate scores its best
   passage, damped shares of the next ones (EXTRA_PASSAGE_WEIGHTS) and SPREAD_WEIGHT of its
   per-concept best matches anywhere. A long session does not win by holding every word somewhere.
+  A match in the user's own prompt (the index's `prompt` field) weighs PROMPT_WEIGHT, in a
+  session's digest DIGEST_WEIGHT: tool output and replies repeat the project's words, what the
+  user asked names the subject.
 - Boosts: the asking project (PROJECT_BOOST; team items come only from there unless
   `all_projects`), team knowledge (TEAM_BOOST), recency (up to RECENCY_BONUS, halving every
   RECENCY_HALF_LIFE_DAYS), a category match of the prompt's cue words (CATEGORY_BOOST), and the
@@ -53,7 +56,9 @@ The floor decides whether to inject at all, from evidence that does not depend o
   "gunicorn", "loki" or "museum" is. A query of general words only is met by a candidate whose
   best passage holds all of them and that beats the next one by WINNER_MARGIN;
 - when one clears, candidates scoring FOLLOW_SHARE of the best one that clears follow it, ranked at
-  FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions.
+  FOLLOWER_FACTOR of their score: a question's evidence is often spread over several sessions;
+  FOLLOW_SHARE_GATHER when the question says it gathers from several (data/gather_cues.txt: how
+  many, in total, which … first).
 
 The context block is wrapped in `<smriti-context>`; each item has a header of what smriti vouches
 for (tier, category, date, the id for `smriti show`; for one's own sessions also project and
@@ -89,6 +94,7 @@ EXTRA_PASSAGE_WEIGHTS = (0.3, 0.15, 0.05)  # the next-best passages after the be
 SPREAD_WEIGHT = 0.25  # per-concept best match anywhere in the session (answers spread over turns)
 EXCERPT_PASSAGES = 2  # passages an excerpt is drawn from
 DIGEST_WEIGHT = 1.3  # a match in a session's title/summary says more than one in a tool output
+PROMPT_WEIGHT = 1.6  # ... and so does one in what the user asked (tool output and replies repeat words)
 EXPANSION_WEIGHT = 0.7  # a concept matched through an expansion scores this share ...
 EXPANSION_COVERAGE = 0.5  # ... and counts this share of its IDF toward the floor
 MAX_CONCEPTS = 12
@@ -113,6 +119,7 @@ MIN_COVERAGE_SINGLE = 0.6  # a candidate that matches only one concept of severa
 MIN_COVERAGE_SPREAD = 0.25  # ... or this much, when the candidate matches MIN_MATCHED concepts
 MIN_MATCHED = 3
 FOLLOW_SHARE = 0.3  # below the floor, a candidate scoring this share of the best one that clears it follows
+FOLLOW_SHARE_GATHER = 0.1  # ... or this share, when the question gathers from several (GATHER_CUES_FILE)
 FOLLOWER_FACTOR = 0.85  # ... and ranks at this share of its score
 WINNER_MARGIN = 1.8  # a candidate this many times ahead of the next is kept below the floor ...
 WINNER_MIN_COVERAGE = 0.25  # ... when it covers this much of the query
@@ -146,6 +153,9 @@ def _data_lines(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
+
+# Words of a question that gathers its answer from several sessions (how many, in total, first).
+GATHER_CUES_FILE = DATA_DIR / "gather_cues.txt"
 
 # Query-time expansion: sets of words and phrases a developer uses for the same thing (a data file).
 SYNONYMS_FILE = DATA_DIR / "synonyms.txt"
@@ -237,6 +247,18 @@ def _stops(index: Index) -> frozenset[str]:
         _STOPS.clear()
         _STOPS[key] = frozenset(index.analyzer.analyze(" ".join(_data_lines(QUERY_STOP_WORDS_FILE))))
     return _STOPS[key]
+
+
+_GATHER: dict[int, frozenset[str]] = {}
+
+
+def _gathers(index: Index, query: str) -> bool:
+    """Whether the question gathers its answer from several sessions (GATHER_CUES_FILE)."""
+    key = id(index.analyzer)
+    if key not in _GATHER:
+        _GATHER.clear()
+        _GATHER[key] = frozenset(index.analyzer.analyze(" ".join(_data_lines(GATHER_CUES_FILE))))
+    return not _GATHER[key].isdisjoint(index.analyzer.analyze(query))
 
 
 def _synsets(index: Index) -> list[list[tuple[str, ...]]]:
@@ -345,7 +367,7 @@ def _only(hits: HitColumns, addresses: set[Address]) -> HitColumns:
     keep = [n for n, a in enumerate(hits.addrs) if a in addresses]
     if len(keep) == len(hits.scores):
         return hits
-    scores, mids, sids, kids, pids, addrs = hits
+    scores, mids, sids, kids, pids, addrs, prompts = hits
     return HitColumns(
         [scores[n] for n in keep],
         [mids[n] for n in keep],
@@ -353,6 +375,7 @@ def _only(hits: HitColumns, addresses: set[Address]) -> HitColumns:
         [kids[n] for n in keep],
         [pids[n] for n in keep],
         [addrs[n] for n in keep],
+        [prompts[n] for n in keep] if prompts else (),
     )
 
 
@@ -440,7 +463,10 @@ def _common_may_clear(concepts: list[Concept], common: set[int]) -> bool:
 def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
     """Hits by candidate and passage (its best document's score), into `into` if given."""
     out: Docs = {} if into is None else into
-    for score, mid, sid, kid, pid in zip(hits.scores, hits.mids, hits.sids, hits.kids, hits.pids, strict=True):
+    prompts = hits.prompts or (0,) * len(hits.scores)
+    for score, mid, sid, kid, pid, prompt in zip(
+        hits.scores, hits.mids, hits.sids, hits.kids, hits.pids, prompts, strict=True
+    ):
         if mid is None:
             continue
         key = ("knowledge", kid) if kid else ("session", sid or 0)
@@ -448,6 +474,8 @@ def _collect(hits: HitColumns, into: Docs | None = None) -> Docs:
             continue
         if mid < 0:
             score *= DIGEST_WEIGHT
+        elif prompt:
+            score *= PROMPT_WEIGHT
         passages = out.get(key)
         if passages is None:
             passages = out[key] = {}
@@ -722,7 +750,8 @@ def recall(
         clearing.add((ranked[0].kind, ranked[0].rowid))
     if not clearing:
         return RecallResult("", [])
-    candidates = [c for c in ranked if (c.kind, c.rowid) in clearing or c.score >= FOLLOW_SHARE * ranked[0].score]
+    follow = FOLLOW_SHARE_GATHER if _gathers(index, query) else FOLLOW_SHARE
+    candidates = [c for c in ranked if (c.kind, c.rowid) in clearing or c.score >= follow * ranked[0].score]
     sessions = store.sessions_by_rowid(c.rowid for c in candidates if c.kind == "session")
     items = store.knowledge_by_rowid(c.rowid for c in candidates if c.kind == "knowledge")
     superseded_items = store.superseded_item_ids() if items else set()
@@ -763,7 +792,7 @@ def recall(
     scored = [
         (score if (c.kind, c.rowid) in clearing else score * FOLLOWER_FACTOR, c)
         for score, c in scored
-        if (c.kind, c.rowid) in clearing or score >= FOLLOW_SHARE * best
+        if (c.kind, c.rowid) in clearing or score >= follow * best
     ]
     scored.sort(key=lambda t: (-t[0], t[1].kind, t[1].rowid))
     results: list[RecallItem] = []

@@ -388,3 +388,71 @@ def test_long_prompt_still_recalls(runner) -> None:
     assert len(prompt) > QUERY_MAX_CHARS
     out = invoke_json(runner, "recall", prompt, "--project", PROJECT)
     assert out["results"] and out["results"][0]["title"] == "Fix connection pool exhaustion under load"
+
+
+# ---- what the user asked weighs more ------------------------------------------------------------
+
+ASKED = "aaaaaaaa-1111-4000-8000-000000000001"
+ECHOED = "aaaaaaaa-1111-4000-8000-000000000002"
+LEDGER = "the nightly ledger reconciliation skips refunds issued in yen"
+
+
+def _ledger_store(tmp_path: Path) -> tuple[Store, Index]:
+    """Two sessions holding the same sentence: one as what the user asked, the other (newer, so
+    recency favours it) as a tool's output and the agent's echo of it."""
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    rng = random.Random(5)
+    asked = Transcript(ASKED, datetime(2026, 10, 1, 9, tzinfo=UTC))
+    asked.user("Tidy up the payments service.")
+    asked.routine(rng, 2)
+    asked.user(LEDGER.capitalize() + ".")
+    asked.assistant("Fixed: the job now converts zero-decimal currencies before matching.")
+    asked.routine(rng, 2)
+    asked.write(folder)
+    echoed = Transcript(ECHOED, datetime(2026, 11, 1, 9, tzinfo=UTC))
+    echoed.user("Tidy up the payments service.")
+    echoed.routine(rng, 2)
+    echoed.user("Check the job logs.")
+    echoed.tool("Bash", "tail jobs.log", LEDGER.capitalize() + ".")
+    echoed.routine(rng, 2)
+    echoed.write(folder)
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    return store, index
+
+
+def test_index_marks_the_users_prompts(tmp_path) -> None:
+    store, index = _ledger_store(tmp_path)
+    hits = index.search_best_of([(index.analyze("reconciliation yen"), 1.0)])
+    by_session = {
+        store.session_row(sid).native_id: prompt
+        for mid, sid, prompt in zip(hits.mids, hits.sids, hits.prompts, strict=True)
+        if mid > 0
+    }
+    assert by_session == {ASKED: 1, ECHOED: 0}
+
+
+def test_a_match_in_what_the_user_asked_ranks_above_the_same_words_in_tool_output(tmp_path) -> None:
+    store, index = _ledger_store(tmp_path)
+    out = recall(store, index, "why does the ledger reconciliation skip yen refunds", project=(PROJECT,), now=NOW)
+    assert [r.native_id for r in out.results][:2] == [ASKED, ECHOED]
+
+
+def test_questions_that_gather_from_several_sessions(tmp_path: Path) -> None:
+    from smriti.recall import _gathers
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    for question in (
+        "How many magazine subscriptions do I currently have?",
+        "what was the total cost of the hotel stays",
+        "Which group did I join first, the book club or the choir?",
+        "How many different doctors did I visit?",
+    ):
+        assert _gathers(index, question), question
+    for question in ("why is psycopg pinned to 3.1.18", "which local port does the payments database use"):
+        assert not _gathers(index, question), question

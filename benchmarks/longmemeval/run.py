@@ -156,7 +156,9 @@ def build(q: dict, work: Path, reuse: bool = False) -> tuple[Store, Index, float
     (for re-running queries after a ranking change; re-ingest after changing ingest or the index)."""
     done = work / "data" / ".ingested"
     if reuse and done.exists():
-        return Store(paths.db_path(work / "data")), Index(paths.index_dir(work / "data")), 0.0, 0
+        store, index = Store(paths.db_path(work / "data")), Index(paths.index_dir(work / "data"))
+        index.rebuild(store, if_needed=True)  # an index of an older schema starts over, from the store
+        return store, index, 0.0, 0
     if work.exists():
         shutil.rmtree(work)
     sources = work / "claude" / CWD.replace("/", "-")
