@@ -26,6 +26,13 @@ from typing import Any
 SEARCH_TIMEOUT = 0.05
 # Timeouts a budget absorbs before it switches off every pattern it covers.
 MAX_TIMEOUTS = 3
+# A pattern just under SEARCH_TIMEOUT never times out, yet on every message of a big ingest it would
+# hold the write lock for minutes. So a budget also watches the patterns' total time: past
+# SLOW_FREE_TOTAL seconds, patterns that average more than SLOW_AVERAGE a text (ordinary ones take
+# microseconds; smriti's own categorizing takes about this much a message) are all switched off, so a
+# team's patterns can at most about double the time a write transaction would take anyway.
+SLOW_FREE_TOTAL = 0.5
+SLOW_AVERAGE = 0.0002
 # Time for one adversarial probe: generous, so that a loaded machine never refuses a good pattern
 # (a linear pattern scans PROBE_CHARS in well under a millisecond).
 PROBE_TIMEOUT = 0.25
@@ -195,13 +202,16 @@ class Budget:
     All of them together get SEARCH_TIMEOUT per text (`start_text` opens a text's allowance): a
     pattern that alone exceeds it is switched off; patterns that exceed it together lose the rest
     of that text. Each is a strike, and after MAX_TIMEOUTS strikes every pattern is off, so a
-    hostile config costs a run at most about MAX_TIMEOUTS × SEARCH_TIMEOUT, however many texts.
+    hostile config costs a run at most about MAX_TIMEOUTS × SEARCH_TIMEOUT, however many texts; and
+    patterns that stay just under the timeout are switched off by their average (`account`).
     """
 
     timeouts: int = 0
     warnings: list[str] = field(default_factory=list)
     deadline: float | None = None  # this text's allowance ends here (None: no text started)
     struck: bool = False  # this text already cost a strike
+    spent: float = 0.0  # seconds all searches took, over the budget's life
+    texts: int = 0  # texts started (at least one search each)
 
     @property
     def exhausted(self) -> bool:
@@ -210,6 +220,18 @@ class Budget:
     def start_text(self) -> None:
         self.deadline = time.monotonic() + SEARCH_TIMEOUT
         self.struck = False
+        self.texts += 1
+
+    def account(self, seconds: float) -> None:
+        """Add one search's time; switch every pattern off when they are slow on average."""
+        self.spent += seconds
+        if self.spent > SLOW_FREE_TOTAL and not self.exhausted and self.spent > SLOW_AVERAGE * max(self.texts, 1):
+            self.timeouts = MAX_TIMEOUTS
+            self.warnings.append(
+                f"the team's patterns took {self.spent:.1f} s over {self.texts:,} texts "
+                f"(over {SLOW_AVERAGE * 1000:g} ms a text); every team pattern is skipped for the rest of this run;"
+                " `smriti check` explains how to fix it"
+            )
 
     def strike(self, why: str) -> None:
         if self.struck:
@@ -246,6 +268,7 @@ class Guarded:
             if timeout <= 0:
                 budget.strike(f"the team's patterns together took over {SEARCH_TIMEOUT:g} s on one text")
                 return False
+        start = time.monotonic()
         try:
             return self.rx.search(text, timeout=timeout) is not None
         except TimeoutError:
@@ -259,3 +282,5 @@ class Guarded:
             else:
                 budget.strike(f"the team's patterns together took over {SEARCH_TIMEOUT:g} s on one text")
             return False
+        finally:
+            budget.account(time.monotonic() - start)

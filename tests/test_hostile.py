@@ -216,6 +216,31 @@ def test_check_refuses_a_redact_pattern_it_cannot_bound(tmp_path: Path) -> None:
     assert any("cannot be bounded" in p["message"] for p in json.loads(r.stdout)["problems"])
 
 
+def test_patterns_slow_on_average_are_switched_off_and_ordinary_ones_never_are() -> None:
+    # A pattern just under SEARCH_TIMEOUT on every message never times out: its total time is what
+    # would hold the write lock. The budget's own arithmetic, with the times a search would report.
+    slow = saferegex.Budget()
+    for _ in range(1_000):
+        slow.start_text()
+        slow.account(0.01)  # 10 ms a message: 50x what smriti's own categorizing takes
+        if slow.exhausted:
+            break
+    assert slow.exhausted and slow.texts * 0.01 < saferegex.SLOW_FREE_TOTAL + 0.02  # off after ~0.5 s, not minutes
+    [warning] = slow.drain()
+    assert "skipped for the rest of this run" in warning
+    assert not saferegex.Guarded("abc", slow).search("abc")
+    # ordinary patterns (tens of microseconds a message) over a very big ingest stay on
+    ordinary = saferegex.Budget()
+    for _ in range(100_000):
+        ordinary.start_text()
+        ordinary.account(0.00005)
+    assert not ordinary.exhausted and ordinary.spent > saferegex.SLOW_FREE_TOTAL and not ordinary.drain()
+    # and a real search is accounted
+    real = saferegex.Budget()
+    real.start_text()
+    assert saferegex.Guarded("abc", real).search("xxabc") and real.spent > 0
+
+
 def test_a_pattern_slow_only_on_long_text_is_switched_off() -> None:
     budget = saferegex.Budget()
     slow = saferegex.Guarded(r"[a-z]+\d+[a-z]+", budget)  # quadratic: passes the probe, not 50,000 letters
