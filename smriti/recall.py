@@ -22,7 +22,10 @@ and benchmarks/longmemeval):
   messages of a user turn, a session's digest, a section of a knowledge item). A passage scores
   the sum over concepts of each concept's best match inside it; a candidate scores its best
   passage, damped shares of the next ones (EXTRA_PASSAGE_WEIGHTS) and SPREAD_WEIGHT of its
-  per-concept best matches anywhere. A long session does not win by holding every word somewhere.
+  per-concept best matches anywhere, times COORD_BASE plus the rest by the IDF share of the query the
+  candidate holds anywhere: near-duplicates ask the same question in the same words, so their best
+  passages (the prompt) tie, and the one that also holds the rare words of the answer ("30s",
+  "allkeys-lru") comes first. A long session does not win by holding every word somewhere.
   A match in the user's own prompt (the index's `prompt` field) weighs PROMPT_WEIGHT, in a
   session's digest DIGEST_WEIGHT: tool output and replies repeat the project's words, what the
   user asked names the subject.
@@ -91,6 +94,7 @@ DATA_DIR = Path(__file__).parent / "data"
 
 # ---- ranking constants (tuned on the tuning half of benchmarks/recall; see its README) ------------
 EXTRA_PASSAGE_WEIGHTS = (0.3, 0.15, 0.05)  # the next-best passages after the best one
+COORD_BASE = 0.8  # a candidate scores this share, plus the rest times the IDF share of the query it holds anywhere
 SPREAD_WEIGHT = 0.25  # per-concept best match anywhere in the session (answers spread over turns)
 EXCERPT_PASSAGES = 2  # passages an excerpt is drawn from
 DIGEST_WEIGHT = 1.3  # a match in a session's title/summary says more than one in a tool output
@@ -625,6 +629,9 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
         top = heapq.nlargest(1 + max(len(extra), EXCERPT_PASSAGES - 1), scored_passages)
         score = top[0][0] + sum(w * p[0] for w, p in zip(extra, top[1:], strict=False))
         score += SPREAD_WEIGHT * sum(anywhere.values())
+        if COORD_BASE < 1.0:
+            held = sum(got[i] * idf[i] for i in anywhere) / total_idf
+            score *= COORD_BASE + (1.0 - COORD_BASE) * held
         out[key] = Candidate(
             key[0],
             key[1],
