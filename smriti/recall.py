@@ -22,7 +22,10 @@ and benchmarks/longmemeval):
   messages of a user turn, a session's digest, a section of a knowledge item). A passage scores
   the sum over concepts of each concept's best match inside it; a candidate scores its best
   passage, damped shares of the next ones (EXTRA_PASSAGE_WEIGHTS) and SPREAD_WEIGHT of its
-  per-concept best matches anywhere. A long session does not win by holding every word somewhere.
+  per-concept best matches anywhere, times COORD_BASE plus the rest by the IDF share of the query the
+  candidate holds anywhere: near-duplicates ask the same question in the same words, so their best
+  passages (the prompt) tie, and the one that also holds the rare words of the answer ("30s",
+  "allkeys-lru") comes first. A long session does not win by holding every word somewhere.
   A match in the user's own prompt (the index's `prompt` field) weighs PROMPT_WEIGHT, in a
   session's digest DIGEST_WEIGHT: tool output and replies repeat the project's words, what the
   user asked names the subject.
@@ -91,6 +94,7 @@ DATA_DIR = Path(__file__).parent / "data"
 
 # ---- ranking constants (tuned on the tuning half of benchmarks/recall; see its README) ------------
 EXTRA_PASSAGE_WEIGHTS = (0.3, 0.15, 0.05)  # the next-best passages after the best one
+COORD_BASE = 0.8  # a candidate scores this share, plus the rest times the IDF share of the query it holds anywhere
 SPREAD_WEIGHT = 0.25  # per-concept best match anywhere in the session (answers spread over turns)
 EXCERPT_PASSAGES = 2  # passages an excerpt is drawn from
 DIGEST_WEIGHT = 1.3  # a match in a session's title/summary says more than one in a tool output
@@ -233,6 +237,9 @@ class Concept:
     # The store knows it and it is not a word any programming talk is full of (GENERAL_WORDS_FILE),
     # or it is a phrase: a passage must hold one such concept for the floor to take it as evidence.
     anchor: bool = False
+    # It is a phrase of the expansion table in the prompt's own words ("signed in"), though analysis
+    # may have cut it to one word ("sign", "in" being a stop word): a phrase names one thing.
+    phrase: bool = False
 
 
 # ---- query analysis -----------------------------------------------------------------------------
@@ -276,6 +283,33 @@ def _synsets(index: Index) -> list[list[tuple[str, ...]]]:
     return _SYNSETS[key]
 
 
+_COLLAPSED: dict[int, dict[tuple[str, int], re.Pattern[str]]] = {}
+
+
+def _collapsed(index: Index) -> dict[tuple[str, int], re.Pattern[str]]:
+    """Members of the expansion table written as several words that analysis cuts to one word
+    ("signed in", "logged in" -> "sign", "log"), by that word and their set's number, with a pattern
+    of their written forms. Such a member stands for the phrase only where the prompt writes the
+    phrase: "sign the commit" or "the log says" is not about logging in."""
+    key = id(index.analyzer)
+    if key not in _COLLAPSED:
+        out: dict[tuple[str, int], list[str]] = {}
+        i = -1  # the set's number in `_synsets`, which skips lines of fewer than two members
+        for line in _data_lines(SYNONYMS_FILE):
+            raw = [m.strip() for m in line.split("|") if m.strip()]
+            if len({tuple(index.analyzer.analyze(m)) for m in raw} - {()}) < 2:
+                continue
+            i += 1
+            single = {tuple(index.analyzer.analyze(m)) for m in raw if len(m.split()) == 1}
+            for m in raw:
+                analyzed = tuple(index.analyzer.analyze(m))
+                if len(m.split()) > 1 and len(analyzed) == 1 and analyzed not in single:
+                    out.setdefault((analyzed[0], i), []).append(r"\s+".join(map(re.escape, m.lower().split())))
+        _COLLAPSED.clear()
+        _COLLAPSED[key] = {k: re.compile(r"\b(?:" + "|".join(v) + r")\b") for k, v in out.items()}
+    return _COLLAPSED[key]
+
+
 _BY_FIRST: dict[int, dict[str, list[tuple[tuple[str, ...], int]]]] = {}
 
 
@@ -302,12 +336,18 @@ def query_concepts(index: Index, query: str) -> list[Concept]:
     tokens = list(index.analyzer.analyze(query))
     synsets = _synsets(index)
     by_first = _synsets_by_first(index)
+    collapsed = _collapsed(index)
+    lowered = query.lower()
     concepts: list[Concept] = []
     seen: set[frozenset[str]] = set()
     pos = 0
     while pos < len(tokens):
         tok = tokens[pos]
         matches = [(m, i) for m, i in by_first.get(tok, ()) if tuple(tokens[pos : pos + len(m)]) == m]
+        # a phrase cut to one word matches where the prompt writes the phrase, and is then a phrase
+        said = {i for m, i in matches if len(m) == 1 and (tok, i) in collapsed and collapsed[tok, i].search(lowered)}
+        matches = [(m, i) for m, i in matches if len(m) > 1 or (tok, i) not in collapsed or i in said]
+        phrase = False
         if matches:
             longest = max(len(m) for m, _ in matches)
             terms = {" ".join(tokens[pos : pos + longest]): 1.0}
@@ -315,6 +355,7 @@ def query_concepts(index: Index, query: str) -> list[Concept]:
                 if len(m) == longest:
                     for other in synsets[i]:
                         terms.setdefault(" ".join(other), EXPANSION_WEIGHT)
+            phrase = longest == 1 and any(i in said for _, i in matches)
             pos += longest
         else:
             pos += 1
@@ -324,7 +365,7 @@ def query_concepts(index: Index, query: str) -> list[Concept]:
         key = frozenset(t for t, w in terms.items() if w == 1.0)
         if key not in seen:
             seen.add(key)
-            concepts.append(Concept(terms))
+            concepts.append(Concept(terms, phrase=phrase))
     return concepts
 
 
@@ -588,6 +629,9 @@ def _score(concepts: list[Concept], channels: list, hits: list[Docs]) -> dict[Ke
         top = heapq.nlargest(1 + max(len(extra), EXCERPT_PASSAGES - 1), scored_passages)
         score = top[0][0] + sum(w * p[0] for w, p in zip(extra, top[1:], strict=False))
         score += SPREAD_WEIGHT * sum(anywhere.values())
+        if COORD_BASE < 1.0:
+            held = sum(got[i] * idf[i] for i in anywhere) / total_idf
+            score *= COORD_BASE + (1.0 - COORD_BASE) * held
         out[key] = Candidate(
             key[0],
             key[1],
@@ -704,7 +748,7 @@ def _prepare(index: Index, query: str) -> list[Concept]:
         else:
             # a phrase of the expansion table ("build server", "log out") names one thing, however
             # general its words are
-            c.anchor = any(" " in t or not _is_general(t) for t in own)
+            c.anchor = c.phrase or any(" " in t or not _is_general(t) for t in own)
     if len(concepts) > MAX_CONCEPTS:
         # A long prompt: its rarest concepts the store knows, then unknown words in what room is left.
         def known(c: Concept) -> bool:

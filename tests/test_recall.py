@@ -355,6 +355,20 @@ def test_query_concepts_expand_abbreviations_and_phrases(tmp_path) -> None:
     assert [next(iter(c.terms)) for c in query_concepts(index, "requests time out")] == ["request", "time out"]
 
 
+def test_a_phrase_cut_to_one_word_is_a_phrase_only_where_the_prompt_writes_it(tmp_path) -> None:
+    """A written "signed in" analyzes to "sign" ("in" is a stop word): written out, it is the login concept
+    and a phrase; "sign the commit" or "the log" are not about logging in."""
+    from smriti.index import Index
+
+    index = Index(tmp_path / "index")
+    signed = next(c for c in query_concepts(index, "who signed in from where") if "sign" in c.terms)
+    assert signed.phrase and signed.terms["login"] < 1.0
+    sign = next(c for c in query_concepts(index, "sign the commit") if "sign" in c.terms)
+    assert not sign.phrase and "login" not in sign.terms
+    log = next(c for c in query_concepts(index, "the log says nothing") if "log" in c.terms)
+    assert not log.phrase and "login" not in log.terms
+
+
 # ---------------------------------------------------------------------------------------------
 # Session start
 
