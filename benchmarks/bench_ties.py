@@ -137,7 +137,7 @@ def prompts_of(work: Path) -> list[tuple[str, tuple[str, ...]]]:
     meta = json.loads((work / "corpus" / "queries.json").read_text())
     asked = [(q[k], q["cwd"]) for q in meta["queries"] for k in ("close", "para", "para2")]
     asked += [(u["prompt"], u["cwd"]) for u in meta["unrelated"]]
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for text, cwd in asked:
         proj = projects.resolve(cwd)
         out.append((text, (proj.key,) if proj else ()))
@@ -172,6 +172,8 @@ def main() -> None:
     ap.add_argument("--distractors", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=5, help="price: passes over the prompts per code")
     ap.add_argument("--builds", type=int, default=3, help="identity: rebuilds per thread count")
+    ap.add_argument("--price-only", action="store_true", help="only the price, on the builds a full run left")
+    ap.add_argument("--cpu", action="store_true", help="price: this process's CPU time, not wall time")
     args = ap.parse_args()
     data = build(args.workdir, args.distractors)
     prompts = prompts_of(args.workdir)
@@ -182,14 +184,17 @@ def main() -> None:
     # 2. builds, interleaved (one thread, two threads, ...); the first one-thread build is the reference
     base = args.workdir / "ties"
     times: dict[int, list[float]] = {1: [], 2: []}
-    for r in range(args.builds):
-        for threads in (1, 2):
+    for r in range(0 if args.price_only else args.builds):
+        for threads in (1, 2) if r % 2 == 0 else (2, 1):
             times[threads].append(rebuild(store, base / f"t{threads}-{r}", threads))
-    print("| rebuild | median s | runs |")
-    print("|---|---:|---|")
-    for threads, ts in times.items():
-        print(f"| {threads} indexing thread(s) | {statistics.median(ts):.2f} | {', '.join(f'{t:.2f}' for t in ts)} |")
-    print(f"two threads / one: {statistics.median(times[2]) / statistics.median(times[1]):.2f}x", flush=True)
+    if not args.price_only:
+        print("| rebuild | median s | runs |")
+        print("|---|---:|---|")
+        for threads, ts in times.items():
+            runs = ", ".join(f"{t:.2f}" for t in ts)
+            print(f"| {threads} indexing thread(s) | {statistics.median(ts):.2f} | {runs} |")
+        print(f"two threads / one: {statistics.median(times[2]) / statistics.median(times[1]):.2f}x", flush=True)
+    clock = time.process_time if args.cpu else time.perf_counter
 
     # 1. price, on the one-thread build (today's index) and on a two-thread one
     for label, where in (("one-thread build", base / "t1-0"), ("two-thread build", base / "t2-0")):
@@ -200,16 +205,18 @@ def main() -> None:
             use(code)
             for text, keys in prompts[:10]:
                 recall(store, index, text, project=keys, now=NOW)
+        codes = [("tied", TIED), ("untied", UNTIED)]
         for _ in range(args.rounds):
-            for text, keys in prompts:
-                for name, code in (("tied", TIED), ("untied", UNTIED)):
+            for n, (text, keys) in enumerate(prompts):
+                # each prompt's first run warms caches for the second: alternate which code goes first
+                for name, code in codes if n % 2 else codes[::-1]:
                     use(code)
-                    t0 = time.perf_counter()
+                    t0 = clock()
                     recall(store, index, text, project=keys, now=NOW)
-                    samples[name].append((time.perf_counter() - t0) * 1000)
-                    t0 = time.perf_counter()
+                    samples[name].append((clock() - t0) * 1000)
+                    t0 = clock()
                     search(store, index, text, limit=10)
-                    searches[name].append((time.perf_counter() - t0) * 1000)
+                    searches[name].append((clock() - t0) * 1000)
         use(TIED)
         r_t, r_u = statistics.median(samples["tied"]), statistics.median(samples["untied"])
         s_t, s_u = statistics.median(searches["tied"]), statistics.median(searches["untied"])
@@ -217,10 +224,13 @@ def main() -> None:
         print(
             f"{label}: recall alone p50 {r_t:.2f} ms with tie order vs {r_u:.2f} ms before ({r_t / r_u:.3f}x; "
             f"mean {m_t:.2f} vs {m_u:.2f}, {m_t / m_u:.3f}x); search() p50 {s_t:.2f} vs {s_u:.2f} ms "
-            f"({s_t / s_u:.3f}x); {len(samples['tied'])} prompts each; load {os.getloadavg()[0]:.1f}",
+            f"({s_t / s_u:.3f}x); {len(samples['tied'])} prompts each; {'CPU' if args.cpu else 'wall'} time; "
+            f"load {os.getloadavg()[0]:.1f}",
             flush=True,
         )
 
+    if args.price_only:
+        return
     # 3. identity
     reference = outputs(store, Index(base / "t1-0"), prompts)
     print("| index | prompts with output equal to the first one-thread build |")
