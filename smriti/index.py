@@ -25,6 +25,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import compress, islice, repeat
+from operator import abs as _abs
+from operator import add, eq, le, lt, neg
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -37,11 +40,15 @@ TOKENIZER = "smriti_en"
 CHUNK_CHARS = 4000  # long messages are indexed in chunks so one huge tool output does not
 CHUNK_OVER = 6000  # drown BM25's length normalisation; chunks share the message id
 # Tantivy flushes a segment each time the heap fills: a big heap means few segments and merges on
-# a first ingest. One indexing thread: with two, documents land in segments in a varying order,
-# and hits of equal score (ordered by document address) would come back in a different order
-# from one build to the next; the indexing thread already runs beside the Python one.
+# a first ingest. A big build (a rebuild, a drain of BIG_DRAIN changes or more, e.g. a first sync)
+# uses two indexing threads where there are two cores: documents then land in segments in a varying
+# order, and Tantivy orders hits of equal score by document address, so searches order ties by a
+# stable key of their own (`_tie_order`). A small drain keeps one thread (and one new segment).
 WRITER_HEAP = 256_000_000
 WRITER_THREADS = 1
+BUILD_THREADS = 2
+BIG_DRAIN = 2000  # outbox changes
+TIE_MARGIN = 16  # hits fetched past a search's limit, to see whether the last score's tie group goes on
 COMMIT_SECONDS = 60.0  # a long outbox drain commits at least this often
 VERSION_FILE = "smriti-index.json"
 # smriti.team.knowledge.STATUSES but "active" (a test holds them equal): the knowledge items search and
@@ -120,15 +127,72 @@ def chunks(text: str) -> list[str]:
 def sections(text: str) -> list[str]:
     """A knowledge item's text cut before each `## ` heading: the title and front matter words
     stay with the first section. Recall and search find an item by its best section."""
-    out: list[str] = []
-    current: list[str] = []
-    for line in text.split("\n"):
-        if line.startswith("## ") and current:
-            out.append("\n".join(current))
-            current = []
-        current.append(line)
-    out.append("\n".join(current))
-    return out  # blank pieces kept: a section's number must not depend on what precedes it
+    # A cut before every line but the first that starts with "## ": before each "\n## ".
+    first, *rest = text.split("\n## ")
+    return [
+        first,
+        *("## " + piece for piece in rest),
+    ]  # blank pieces kept: a section's number must not depend on what precedes it
+
+
+def _top(searcher: tantivy.Searcher, query: tantivy.Query, limit: int) -> list[tuple[Any, tantivy.DocAddress]]:
+    """The `limit` best hits, or more when the limit cuts a group of equal scores: then the whole
+    group (which of it stays is decided by `_tie_order`, not by Tantivy's document addresses)."""
+    fetch = limit + TIE_MARGIN
+    while True:
+        hits = searcher.search(query, limit=fetch, count=False).hits
+        if len(hits) <= limit or hits[limit][0] != hits[limit - 1][0]:
+            return hits[:limit]
+        last = hits[limit - 1][0]
+        if len(hits) < fetch or hits[-1][0] != last:  # the group ends within these
+            end = limit + 1
+            while end < len(hits) and hits[end][0] == last:
+                end += 1
+            return hits[:end]
+        fetch *= 4
+
+
+def _tie_order(
+    scores: Sequence[Any], mids: Sequence[Any], kids: Sequence[Any], pids: Sequence[Any]
+) -> list[int] | None:
+    """The order (positions, best first) that puts hits of equal score in the order of a stable key
+    of their documents: messages by rowid, then session digests by session, then knowledge items by
+    rowid and section: the order a rebuild adds them in, so a one-segment index's order is kept.
+    Tantivy orders ties by document address, which depends on how a writer's threads split the
+    documents into segments. None when the order is already this one. Only C-level loops (map, zip,
+    sort): recall reads thousands of hits a prompt, and most tie with a neighbour. Chunks of one
+    message (or section) share the key and every column but their address: their order is moot."""
+    n = len(scores)
+    ties = list(map(eq, scores, islice(scores, 1, None)))  # ties[i]: hit i ties with hit i + 1
+    if n < 2 or True not in ties:
+        return None
+    if None in mids:  # no document lacks a field today; keep the key comparable if one ever does
+        mids = [m or 0 for m in mids]
+    keys: list[tuple[Any, ...]]
+    if min(mids) > 0:  # messages only (the common case): the rowid is the key
+        if all(map(lt, compress(mids, ties), compress(islice(mids, 1, None), ties))):
+            return None  # each tie in rowid order already (an index built by one thread)
+        keys = list(zip(map(neg, scores), mids, strict=True))
+    else:
+        kinds = map(add, map(le, mids, repeat(0)), map(eq, mids, repeat(0)))  # 0 message, 1 digest, 2 knowledge
+        keys = list(zip(map(neg, scores), kinds, map(_abs, mids), kids, pids, strict=True))
+    order = sorted(range(n), key=keys.__getitem__)
+    return None if order == list(range(n)) else order
+
+
+def _threads(big: bool) -> int:
+    """Indexing threads for a writer: BUILD_THREADS for a big build where there are as many cores."""
+    if not big:
+        return WRITER_THREADS
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(WRITER_THREADS, min(BUILD_THREADS, cores))
+
+
+def _pick(column: Sequence[Any], positions: Iterable[int]) -> list[Any]:
+    return list(map(column.__getitem__, positions))
 
 
 @dataclass(frozen=True)
@@ -332,7 +396,7 @@ class Index:
                 if not batch:
                     break
                 if writer is None:
-                    writer = self._index.writer(WRITER_HEAP, WRITER_THREADS)
+                    writer = self._index.writer(WRITER_HEAP, _threads(total - applied >= BIG_DRAIN))
                     started = time.monotonic()
                 self._apply(writer, store, batch)
                 done_upto = batch[-1][0]
@@ -387,7 +451,7 @@ class Index:
             # Everything pending is covered by a full rebuild; clear it first so a change
             # arriving during the rebuild stays queued for the next sync.
             upto = store.outbox_batch(limit=1_000_000)
-            writer = self._index.writer(WRITER_HEAP, WRITER_THREADS)
+            writer = self._index.writer(WRITER_HEAP, _threads(True))
             writer.delete_all_documents()
             total = store.count_indexable()
             n = 0
@@ -522,16 +586,21 @@ class Index:
         if query is None:
             return []
         searcher = self._searcher()
-        result = searcher.search(query, limit=limit, count=False)
-        if not result.hits:
+        hits = _top(searcher, query, limit)
+        if not hits:
             return []
-        addrs = [addr for _, addr in result.hits]
+        scores = [score for score, _ in hits]
+        addrs = [addr for _, addr in hits]
         mids = searcher.fast_field_values("mid", addrs)
         sids = searcher.fast_field_values("sid", addrs)
         kids = searcher.fast_field_values("kid", addrs)
+        order = _tie_order(scores, mids, kids, searcher.fast_field_values("pid", addrs))
+        if order is not None or len(hits) > limit:
+            keep = order[:limit] if order is not None else range(limit)
+            scores, mids, sids, kids = (_pick(c, keep) for c in (scores, mids, sids, kids))
         return [
             Hit(score, int(m), int(s or 0), int(k or 0))
-            for (score, _), m, s, k in zip(result.hits, mids, sids, kids, strict=True)
+            for score, m, s, k in zip(scores, mids, sids, kids, strict=True)
             if m is not None
         ]
 
@@ -566,16 +635,24 @@ class Index:
         if query is None:
             return NO_HITS
         searcher = self._searcher()
-        result = searcher.search(query, limit=limit, count=False)
-        if not result.hits:
+        hits = _top(searcher, query, limit)
+        if not hits:
             return NO_HITS
-        addrs = [addr for _, addr in result.hits]
+        scores = [score for score, _ in hits]
+        addrs = [addr for _, addr in hits]
+        mids = searcher.fast_field_values("mid", addrs)
+        kids = searcher.fast_field_values("kid", addrs)
+        pids = searcher.fast_field_values("pid", addrs)
+        order = _tie_order(scores, mids, kids, pids)
+        if order is not None or len(hits) > limit:
+            keep = order[:limit] if order is not None else range(limit)
+            scores, addrs, mids, kids, pids = (_pick(c, keep) for c in (scores, addrs, mids, kids, pids))
         return HitColumns(
-            [score for score, _ in result.hits],
-            searcher.fast_field_values("mid", addrs),
+            scores,
+            mids,
             searcher.fast_field_values("sid", addrs),
-            searcher.fast_field_values("kid", addrs),
-            searcher.fast_field_values("pid", addrs),
+            kids,
+            pids,
             [(a.segment_ord, a.doc) for a in addrs] if addresses else [],
             searcher.fast_field_values("prompt", addrs),
         )
@@ -631,8 +708,15 @@ class Index:
         query = None if text_q is None else self._text_and_filters(text_q, filters)
         if query is None:
             return set()
-        result = self._searcher().search(query, limit=max(limit, 1), count=False)
-        return {(addr.segment_ord, addr.doc) for _, addr in result.hits}
+        limit = max(limit, 1)
+        searcher = self._searcher()
+        hits = _top(searcher, query, limit)
+        addrs = [addr for _, addr in hits]
+        if len(hits) > limit:  # a tie group cut by the limit: its members with the first keys stay
+            fields = [searcher.fast_field_values(f, addrs) for f in ("mid", "kid", "pid")]
+            order = _tie_order([score for score, _ in hits], *fields)
+            addrs = _pick(addrs, order[:limit] if order is not None else range(limit))
+        return {(addr.segment_ord, addr.doc) for addr in addrs}
 
     def idf(self, terms: list[str]) -> dict[str, float]:
         """BM25's inverse document frequency of each analyzed term in the text field (a term no
