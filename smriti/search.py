@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
 
-from smriti import project as projects
 from smriti.errors import InvalidInput
 from smriti.index import INACTIVE_STATUSES, Filters, Index
 from smriti.store import KnowledgeRow, Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime
 
 # A session is more than its best line: further matching messages add a damped share.
 EXTRA_HIT_WEIGHTS = (0.25, 0.15, 0.1)
@@ -47,6 +49,8 @@ def parse_since(value: str | None, now: datetime | None = None) -> int | None:
     """`2026-11-01`, an ISO timestamp, or a relative `7d` / `12h` / `2w` → epoch seconds."""
     if not value:
         return None
+    from datetime import UTC, datetime, timedelta  # here: most searches have no --since
+
     now = now or datetime.now(UTC)
     m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
     if m:
@@ -69,7 +73,11 @@ def project_keys(store: Store, value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     keys = set(store.resolve_projects(value))
-    resolved = projects.resolve(value) if value.startswith(("/", "~", ".")) else None
+    resolved = None
+    if value.startswith(("/", "~", ".")):
+        from smriti import project as projects  # here: its pathlib flavours are off the usual search's path
+
+        resolved = projects.resolve(value)
     if resolved:
         keys.add(resolved.key)
     return tuple(sorted(keys))
@@ -80,6 +88,8 @@ def asking_project(store: Store, value: str | None, cwd: str | None = None) -> t
     if value:
         return project_keys(store, value) or ()
     import os
+
+    from smriti import project as projects
 
     here = projects.resolve(cwd or os.getcwd())
     return (here.key,) if here else ()

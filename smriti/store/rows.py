@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from smriti.models import ACTIONS, Message
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from smriti.models import Message
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ class MessageRow:
     def to_message(self) -> Message:
         """The row as the model's Message (keyed by its rowid), for code that reads stored sessions
         back through what adapters produce: the digest, share."""
+        from smriti.models import ACTIONS, Message  # the models' dataclasses: not on a search's path
+
         return Message(
             role=self.role,
             text=self.text,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,6 +50,8 @@ class SharingMixin(StoreConnection):
         blobs are content-addressed), its digest row and its tags: it changes whenever a message is
         added, replaced or removed, or the session is categorized or distilled again, without reading
         a text. Three queries per 500 sessions, not three per session."""
+        import hashlib  # OpenSSL's ~2-3 ms, paid by share only, not by every process that opens a store
+
         hashers = {rowid: hashlib.sha256() for rowid in session_rowids}
         ids = list(hashers)
         c = self.conn
