@@ -23,8 +23,6 @@ import time
 from _thread import get_ident  # threading's own source of it, without importing threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -106,9 +104,22 @@ def epoch_seconds(ts: str | None) -> int:
     if not ts:
         return 0
     try:
-        return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp())
+        return int(_fromisoformat(ts.replace("Z", "+00:00")).timestamp())
     except ValueError:
         return 0
+
+
+def _first_fromisoformat(text: str) -> Any:
+    # datetime is imported by the first document indexed, not by every search process (which
+    # reads no dates); this then rebinds _fromisoformat to datetime's own.
+    global _fromisoformat
+    from datetime import datetime
+
+    _fromisoformat = datetime.fromisoformat
+    return datetime.fromisoformat(text)
+
+
+_fromisoformat: Callable[[str], Any] = _first_fromisoformat
 
 
 def chunks(text: str) -> list[str]:
@@ -131,16 +142,14 @@ def sections(text: str) -> list[str]:
     return out  # blank pieces kept: a section's number must not depend on what precedes it
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     score: float
     message_rowid: int  # > 0 a message, < 0 the digest of session -message_rowid, 0 a knowledge item
     session_rowid: int
     knowledge_rowid: int = 0
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     agents: tuple[str, ...] = ()
     projects: tuple[str, ...] | None = None  # None: any project; (): no project matched
     categories: tuple[str, ...] = ()

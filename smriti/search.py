@@ -5,7 +5,7 @@ narrows to one of them."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from smriti.errors import InvalidInput
 from smriti.index import INACTIVE_STATUSES, Filters, Index
@@ -23,8 +23,7 @@ CANDIDATES_PER_RESULT = 20
 KINDS = ("session", "knowledge")
 
 
-@dataclass(frozen=True)
-class SearchHit:
+class SearchHit(NamedTuple):
     session_id: str | None  # None for a knowledge item
     native_id: str | None  # a knowledge item's: the agent's id of the session it was shared from
     agent: str | None
@@ -42,7 +41,7 @@ class SearchHit:
     committed_by: str | None = None  # git's author of the commit that added or last changed the file
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return self._asdict()
 
 
 def parse_since(value: str | None, now: datetime | None = None) -> int | None:
