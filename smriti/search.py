@@ -94,14 +94,6 @@ def asking_project(store: Store, value: str | None, cwd: str | None = None) -> t
     return (here.key,) if here else ()
 
 
-def known_category(store: Store, category: str) -> bool:
-    """True when `category` is one the store already knows (the taxonomy written to it, or a synced
-    knowledge item's); False says only that the full check (`digest.apply.unknown_category`,
-    which may first write the taxonomy) has to decide."""
-    value = category.strip("/")
-    return store.has_category(value) or value in {r["category"] for r in store.knowledge_counts()}
-
-
 def category_filter(store: Store, value: str | None) -> tuple[str, ...]:
     """A category matches itself and its children (`bug` matches `bug/fix`)."""
     if not value:

@@ -184,7 +184,6 @@ def run(argv: list[str]) -> int | None:
 def _answer(opts: dict) -> tuple[str | None, str]:
     """(stdout, stderr) of the search, or (None, "") to leave it to click."""
     from smriti.app import App
-    from smriti.search import known_category
     from smriti.search import search as run_search
 
     app = App()
@@ -195,7 +194,7 @@ def _answer(opts: dict) -> tuple[str | None, str]:
 
             if not BUILTIN_NAMES.issuperset(agents):
                 return None, ""  # a plugin's agent, or an error listing them: the registry's
-        if opts["category"] and not known_category(app.store, opts["category"]):
+        if opts["category"] and not app.store.category_known(opts["category"]):
             return None, ""  # maybe the taxonomy not yet written, maybe an error: the full check's
         hits = run_search(
             app.store,

@@ -243,9 +243,7 @@ def learn_from_move(store: Store, repo: str, item_id: str, old_path: str, new_pa
 def unknown_category(store: Store, category: str, repo: str | None = None) -> list[str] | None:
     """None when `category` is one a filter can match: the taxonomy (the team's own categories of
     `repo` included) or a category of knowledge items synced from a team; else the valid ones, sorted."""
-    from smriti.search import known_category
-
-    if known_category(store, category):
+    if store.category_known(category):
         return None
     value = category.strip("/")
     synced = {r["category"] for r in store.knowledge_counts()}
