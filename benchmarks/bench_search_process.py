@@ -47,12 +47,16 @@ from smriti.store import Store
 data = Path(sys.argv[2])
 store, index = Store(data / "smriti.db"), Index(data / "index")
 words = "pool timeout handler schema render stream migration cache retry deploy".split()
+queries = [f"{words[i % 10]} {words[(i * 3 + 1) % 10]}" for i in range(200)]
+if len(sys.argv) > 3:  # recall_hard's queries.json: its questions (three wordings) and unrelated prompts
+    import json
+    meta = json.loads(Path(sys.argv[3]).read_text())
+    queries = [q[k] for q in meta["queries"] for k in ("close", "para", "para2")] + [u["prompt"] for u in meta["unrelated"]]
 for kind in ("session", None):
     for q in words:  # warm: the first searches read the index's files
         search(store, index, q, limit=10, kind=kind)
     times = []
-    for i in range(200):
-        q = f"{words[i % 10]} {words[(i * 3 + 1) % 10]}"
+    for q in queries:
         t = time.perf_counter()
         search(store, index, q, limit=10, kind=kind)
         times.append((time.perf_counter() - t) * 1000)
@@ -74,6 +78,12 @@ def main() -> None:
     ap.add_argument("--new", default=None, help="a commit for the new tree (default: this checkout as it is)")
     ap.add_argument("--data", type=Path, default=None, help="an existing data dir to search (no corpus is built)")
     ap.add_argument("--in-process-rounds", type=int, default=3)
+    ap.add_argument(
+        "--queries",
+        type=Path,
+        default=None,
+        help="in-process queries from recall_hard's queries.json (its questions and unrelated prompts)",
+    )
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="smriti-bench-search-"))
     old = old_checkout(args.old, work)
@@ -111,7 +121,11 @@ def main() -> None:
         for _ in range(args.in_process_rounds):
             for name, root in ((new_name, new), (args.old, old)):
                 out = subprocess.run(
-                    [py, "-c", IN_PROCESS, str(root), str(data)], capture_output=True, text=True, env=env, check=True
+                    [py, "-c", IN_PROCESS, str(root), str(data), *([str(args.queries)] if args.queries else [])],
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    check=True,
                 )
                 in_process.setdefault(name, []).append([float(v) for v in out.stdout.split()])
         base = statistics.median(times["python -c pass"])
@@ -125,7 +139,8 @@ def main() -> None:
         for name, ts in times.items():
             p50 = statistics.median(ts)
             print(f"| {name} | {p50:.1f} | {p50 / base:.2f}x |")
-        print("\n| in-process search(), 200 queries, p50 ms per round | kind=session | both kinds |")
+        queries = f"the queries of {args.queries}" if args.queries else "200 two-word queries"
+        print(f"\n| in-process search(), {queries}, p50 ms per round | kind=session | both kinds |")
         print("|---|---|---|")
         for name, rounds in in_process.items():
             cols = [" / ".join(f"{r[i]:.2f}" for r in rounds) for i in range(2)]
