@@ -51,7 +51,8 @@ queries = [f"{words[i % 10]} {words[(i * 3 + 1) % 10]}" for i in range(200)]
 if len(sys.argv) > 3:  # recall_hard's queries.json: its questions (three wordings) and unrelated prompts
     import json
     meta = json.loads(Path(sys.argv[3]).read_text())
-    queries = [q[k] for q in meta["queries"] for k in ("close", "para", "para2")] + [u["prompt"] for u in meta["unrelated"]]
+    queries = [q[k] for q in meta["queries"] for k in ("close", "para", "para2")]
+    queries += [u["prompt"] for u in meta["unrelated"]]
 for kind in ("session", None):
     for q in words:  # warm: the first searches read the index's files
         search(store, index, q, limit=10, kind=kind)
