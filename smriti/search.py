@@ -102,15 +102,20 @@ def category_filter(store: Store, value: str | None) -> tuple[str, ...]:
     return tuple(sorted({value} | {c for c in store.categories_in_use() if c.startswith(value + "/")}))
 
 
-def snippet(text: str, terms: list[str], width: int = 220) -> str:
+def terms_pattern(terms: list[str]) -> re.Pattern[str] | None:
+    """One pattern for the first place any of `terms` starts a word: compiled once per search, not
+    once per term and result (the leftmost match of the alternation is the earliest of the terms')."""
+    if not terms:
+        return None
+    return re.compile(r"(?i)\b(?:" + "|".join(re.escape(t) for t in terms) + ")")
+
+
+def snippet(text: str, terms: list[str], width: int = 220, *, pattern: re.Pattern[str] | None = None) -> str:
     flat = " ".join(text.split())
-    pos = -1
-    for term in terms:
-        m = re.search(r"(?i)\b" + re.escape(term), flat)
-        if m and (pos == -1 or m.start() < pos):
-            pos = m.start()
-    if pos == -1:
-        pos = 0
+    if pattern is None:
+        pattern = terms_pattern(terms)
+    m = pattern.search(flat) if pattern is not None else None
+    pos = m.start() if m else 0
     start = max(0, pos - width // 3)
     end = min(len(flat), start + width)
     out = flat[start:end]
@@ -156,6 +161,9 @@ def search(
         per_key.setdefault(key, []).append(hit)
     scored = []
     for key, key_hits in per_key.items():
+        if len(key_hits) == 1:  # most: nothing to add
+            scored.append((key_hits[0].score, key, key_hits[0]))
+            continue
         best = max(key_hits, key=lambda h: h.score)
         others = sorted((h.score for h in key_hits if h is not best), reverse=True)
         score = best.score + sum(w * s for w, s in zip(EXTRA_HIT_WEIGHTS, others, strict=False))
@@ -167,12 +175,13 @@ def search(
     texts = store.message_texts(best.message_rowid for _, _, best in top if best.message_rowid > 0)
     texts.update({best.message_rowid: store.digest_text(key[1]) for _, key, best in top if best.message_rowid < 0})
     seqs = store.message_seqs(best.message_rowid for _, _, best in top if best.message_rowid > 0)
+    pattern = terms_pattern(terms)
     out = []
     for score, key, best in top:
         if key[0] == "knowledge":
             k = items.get(key[1])
             if k is not None:
-                out.append(_knowledge_hit(k, score, terms))
+                out.append(_knowledge_hit(k, score, terms, pattern))
             continue
         s = sessions.get(key[1])
         if s is None:  # removed since the index was written; the next sync drops it
@@ -185,7 +194,7 @@ def search(
                 project=s.project_name,
                 category=s.category or "uncategorized",
                 score=round(score, 4),
-                snippet=snippet(texts.get(best.message_rowid, ""), terms),
+                snippet=snippet(texts.get(best.message_rowid, ""), terms, pattern=pattern),
                 timestamp=s.ended_at or s.started_at,
                 title=s.title,
                 message=seqs.get(best.message_rowid, 0),
@@ -196,7 +205,7 @@ def search(
     return out
 
 
-def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str]) -> SearchHit:
+def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str], pattern: re.Pattern[str] | None) -> SearchHit:
     return SearchHit(
         session_id=None,
         native_id=k.session,
@@ -204,7 +213,7 @@ def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str]) -> SearchHit
         project=k.project,
         category=k.category or "uncategorized",
         score=round(score, 4),
-        snippet=snippet(k.body, terms),
+        snippet=snippet(k.body, terms, pattern=pattern),
         timestamp=k.shared or k.created,
         title=k.title,
         message=0,
