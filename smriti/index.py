@@ -24,11 +24,16 @@ from _thread import get_ident  # threading's own source of it, without importing
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import tantivy
 
 from smriti.store import IndexDoc, Store
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
 SCHEMA_VERSION = 5  # 5: the `prompt` fast field
 TOKENIZER = "smriti_en"

@@ -5,15 +5,17 @@ narrows to one of them."""
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from smriti.errors import InvalidInput
 from smriti.index import INACTIVE_STATUSES, Filters, Index
 from smriti.store import KnowledgeRow, Store
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
     from datetime import datetime
+    from typing import NamedTuple
+else:
+    from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
 # A session is more than its best line: further matching messages add a damped share.
 EXTRA_HIT_WEIGHTS = (0.25, 0.15, 0.1)

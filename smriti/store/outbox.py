@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from smriti.store.connection import StoreConnection, where_in
 from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class OutboxMixin(StoreConnection):

@@ -5,13 +5,15 @@ Named tuples, not dataclasses: every `smriti search` process builds a few rows, 
 cost that short-lived process about as much as its search. A field's value is read by name; a row
 is immutable, compares field by field, and is copied with `row._replace(...)`."""
 
-# No `from __future__ import annotations` here: NamedTuple compiles each string annotation
-# (a ForwardRef), twice the cost of the classes themselves.
-from typing import Any, NamedTuple
+from __future__ import annotations
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+
     from smriti.models import Message
+else:
+    from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
 
 class SourceState(NamedTuple):
@@ -95,7 +97,7 @@ class MessageRow(NamedTuple):
             "sidechain": self.sidechain,
         }
 
-    def to_message(self) -> "Message":
+    def to_message(self) -> Message:
         """The row as the model's Message (keyed by its rowid), for code that reads stored sessions
         back through what adapters produce: the digest, share."""
         from smriti.models import ACTIONS, Message  # the models' dataclasses: not on a search's path

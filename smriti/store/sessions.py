@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
 
 from smriti.errors import NotFound
 from smriti.store.connection import (
@@ -23,6 +22,8 @@ from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteRes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from smriti.models import Message, Session
 
 _SESSION_COLS = (
