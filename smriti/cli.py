@@ -148,7 +148,7 @@ def _check_agents(app: App, agents: tuple[str, ...] | list[str]) -> None:
     Checked against the built-in names first, which loads no adapter (importing all of them, and
     reading the entry points, is a third of a search's start-up); any other name loads the registry:
     a plugin's, or the error that lists them all."""
-    from smriti.adapters import BUILTIN_NAMES
+    from smriti.adapternames import BUILTIN_NAMES
 
     if not agents or BUILTIN_NAMES.issuperset(agents):
         return

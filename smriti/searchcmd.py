@@ -190,7 +190,7 @@ def _answer(opts: dict) -> tuple[str | None, str]:
     try:
         agents = opts["agents"]
         if agents:
-            from smriti.adapters import BUILTIN_NAMES
+            from smriti.adapternames import BUILTIN_NAMES  # not the adapters package: a third of a search
 
             if not BUILTIN_NAMES.issuperset(agents):
                 return None, ""  # a plugin's agent, or an error listing them: the registry's

@@ -174,7 +174,7 @@ def click_outside_cli(module: str, source: str) -> list[str]:
     return [f"{module}:{line} imports click" for root, line in _roots(_imports(module, tree)) if root == "click"]
 
 
-ADAPTER_MAY_IMPORT = ("smriti.models", "smriti.adapters")
+ADAPTER_MAY_IMPORT = ("smriti.models", "smriti.adapters", "smriti.adapternames")
 
 
 def adapter_imports(module: str, source: str) -> list[str]:
