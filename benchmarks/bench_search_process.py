@@ -56,12 +56,13 @@ if len(sys.argv) > 3:  # recall_hard's queries.json: its questions (three wordin
 for kind in ("session", None):
     for q in words:  # warm: the first searches read the index's files
         search(store, index, q, limit=10, kind=kind)
-    times = []
+    times, cpu = [], []
     for q in queries:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         search(store, index, q, limit=10, kind=kind)
         times.append((time.perf_counter() - t) * 1000)
-    print(statistics.median(times), end=" ")
+        cpu.append((time.process_time() - c) * 1000)
+    print(statistics.median(times), statistics.median(cpu), end=" ")
 """
 
 
@@ -129,22 +130,23 @@ def main() -> None:
                     check=True,
                 )
                 in_process.setdefault(name, []).append([float(v) for v in out.stdout.split()])
-        base = statistics.median(times["python -c pass"])
         print(
             f"# smriti search as a process — {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
             f"{os.cpu_count()} cores, Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
         )
         print(f"{described}; {args.rounds} interleaved rounds; p50\n")
-        print("| process | p50 ms | x python -c pass |")
-        print("|---|---|---|")
-        for name, ts in times.items():
-            p50 = statistics.median(ts)
-            print(f"| {name} | {p50:.1f} | {p50 / base:.2f}x |")
+        if args.rounds:
+            base = statistics.median(times["python -c pass"])
+            print("| process | p50 ms | x python -c pass |")
+            print("|---|---|---|")
+            for name, ts in times.items():
+                p50 = statistics.median(ts)
+                print(f"| {name} | {p50:.1f} | {p50 / base:.2f}x |")
         queries = f"the queries of {args.queries}" if args.queries else "200 two-word queries"
         print(f"\n| in-process search(), {queries}, p50 ms per round | kind=session | both kinds |")
         print("|---|---|---|")
         for name, rounds in in_process.items():
-            cols = [" / ".join(f"{r[i]:.2f}" for r in rounds) for i in range(2)]
+            cols = [" / ".join(f"{r[i]:.2f} ({r[i + 1]:.2f} CPU)" for r in rounds) for i in (0, 2)]
             print(f"| {name} | {cols[0]} | {cols[1]} |")
         print(f"\nload average at the end {os.getloadavg()[0]:.1f}")
     finally:
