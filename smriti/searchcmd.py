@@ -166,8 +166,8 @@ def run(argv: list[str]) -> int | None:
     if out is None:
         return None
     try:
-        if out:
-            sys.stdout.write(out)
+        for chunk in out:  # one write and flush per line, as click.echo does (a pipe closed early: exit 1)
+            sys.stdout.write(chunk)
             sys.stdout.flush()
         if err:
             sys.stderr.write(err)
@@ -181,8 +181,8 @@ def run(argv: list[str]) -> int | None:
     return 0
 
 
-def _answer(opts: dict) -> tuple[str | None, str]:
-    """(stdout, stderr) of the search, or (None, "") to leave it to click."""
+def _answer(opts: dict) -> tuple[list[str] | None, str]:
+    """(stdout's lines, stderr) of the search, or (None, "") to leave it to click."""
     from smriti.app import App
     from smriti.search import search as run_search
 
@@ -212,9 +212,9 @@ def _answer(opts: dict) -> tuple[str | None, str]:
             import json
 
             # As smriti.cli.emit_json prints it.
-            return json.dumps([h.to_json() for h in hits], indent=2, ensure_ascii=False) + "\n", ""
+            return [json.dumps([h.to_json() for h in hits], indent=2, ensure_ascii=False) + "\n"], ""
         if not hits:
-            return "", "No matches.\n"
+            return [], "No matches.\n"
         from smriti.untrusted import printable
 
         # As smriti.cli.say prints it: every part without control characters, the id styled by
@@ -223,10 +223,10 @@ def _answer(opts: dict) -> tuple[str | None, str]:
         lines = []
         for head, rest in text_lines(hits):
             if head is None:
-                lines.append(printable(rest))
+                lines.append(printable(rest) + "\n")
             else:
                 head = printable(head)
-                lines.append((f"\x1b[33m{head}\x1b[0m" if color else head) + printable(rest))
-        return "\n".join(lines) + "\n", ""
+                lines.append((f"\x1b[33m{head}\x1b[0m" if color else head) + printable(rest) + "\n")
+        return lines, ""
     finally:
         app.close()
