@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from smriti.adapternames import BUILTIN_NAMES  # noqa: F401 (re-exported: `from smriti.adapters import BUILTIN_NAMES`)
 from smriti.models import ParseResult
 
 ENTRY_POINT_GROUP = "smriti.adapters"
@@ -71,30 +72,6 @@ class Registry:
     @property
     def names(self) -> list[str]:
         return sorted(self.adapters)
-
-
-# The built-in adapters' names, as pyproject.toml registers them (tests/test_plugins.py checks that
-# they agree): the CLI accepts `--agent` values on its read paths without importing any adapter.
-BUILTIN_NAMES = frozenset(
-    (
-        "aider",
-        "amp",
-        "claude-code",
-        "cline",
-        "codex",
-        "continue",
-        "copilot",
-        "copilot-cli",
-        "cursor",
-        "droid",
-        "gemini",
-        "generic",
-        "opencode",
-        "pi",
-        "roo",
-        "windsurf",
-    )
-)
 
 
 def load_registry() -> Registry:

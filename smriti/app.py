@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from smriti import paths
 from smriti.index import Index
 from smriti.store import Store
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 
 if TYPE_CHECKING:
     from smriti.adapters import Registry

@@ -15,6 +15,9 @@ from smriti import paths
 from smriti.app import App
 from smriti.errors import SmritiError
 from smriti.hooks.protocol import AGENTS as HOOK_AGENTS
+from smriti.searchcmd import byline as _byline
+from smriti.searchcmd import short as _short
+from smriti.searchcmd import text_lines as search_text_lines
 from smriti.store import (
     BUSY_ERRORS,
     BUSY_TIMEOUT_MS,
@@ -145,7 +148,7 @@ def _check_agents(app: App, agents: tuple[str, ...] | list[str]) -> None:
     Checked against the built-in names first, which loads no adapter (importing all of them, and
     reading the entry points, is a third of a search's start-up); any other name loads the registry:
     a plugin's, or the error that lists them all."""
-    from smriti.adapters import BUILTIN_NAMES
+    from smriti.adapternames import BUILTIN_NAMES
 
     if not agents or BUILTIN_NAMES.issuperset(agents):
         return
@@ -176,21 +179,6 @@ def _count(n: int, noun: str) -> str:
     from smriti.render import plural
 
     return plural(n, noun)
-
-
-def _byline(author: str | None, committed_by: str | None) -> str:
-    """Who a team item is by: git's author of its file when sync recorded one, the file's own
-    `author` shown as a claim (anyone can write any name in it)."""
-    if committed_by:
-        claim = f" (the file says {author})" if author and author not in committed_by else ""
-        return f"{committed_by}{claim}"
-    return f"{author} (unverified)" if author else "?"
-
-
-def _short(text: str | None, width: int) -> str:
-    """One line of at most `width` characters, measured without control characters (say drops them)."""
-    text = " ".join(printable(text or "").split())
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 @click.group(cls=SmritiGroup, context_settings=CONTEXT_SETTINGS)
@@ -367,18 +355,12 @@ def search(
     if not hits:
         say("No matches.", err=True)
         return
-    for h in hits:
-        when = (h.timestamp or "")[:10]
-        who = (
-            f"team · {_byline(h.author, h.committed_by)}"
-            if h.kind == "knowledge" and (h.author or h.committed_by)
-            else (h.agent or "-")
-        )
-        say(styled(h.id, fg="yellow"), f"  {when}  {who}  {h.project or '-'}  {h.kind}  score {h.score:.2f}")
-        if h.title:
-            say(f"  {_short(h.title, 96)}")
-        say(f"  {h.snippet}")
-        say()
+    # The lines are smriti.searchcmd's, which prints the same without click for the usual command lines.
+    for head, rest in search_text_lines(hits):
+        if head is None:
+            say(rest)
+        else:
+            say(styled(head, fg="yellow"), rest)
 
 
 @cli.command()

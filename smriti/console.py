@@ -17,6 +17,16 @@ def main() -> None:
         sys.exit(hook_main(argv[1:]))
     from smriti.untrusted import guard_terminal
 
+    if argv[:1] == ["search"]:
+        # The usual search command lines are answered without click (smriti.searchcmd); what
+        # that path declines, before printing anything, goes to the click CLI below.
+        guard_terminal()
+        from smriti.searchcmd import run
+
+        code = run(argv[1:])
+        if code is not None:
+            sys.exit(code)
+
     # Titles, bodies and paths come from synced files and agents' logs: on a terminal, their
     # control characters and escape sequences are dropped, whatever command prints them.
     guard_terminal()

@@ -23,17 +23,20 @@ import time
 from _thread import get_ident  # threading's own source of it, without importing threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from itertools import compress, islice, repeat
 from operator import abs as _abs
 from operator import add, eq, le, lt, neg
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import tantivy
 
 from smriti.store import IndexDoc, Store
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
 SCHEMA_VERSION = 5  # 5: the `prompt` fast field
 TOKENIZER = "smriti_en"
@@ -113,9 +116,22 @@ def epoch_seconds(ts: str | None) -> int:
     if not ts:
         return 0
     try:
-        return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp())
+        return int(_fromisoformat(ts.replace("Z", "+00:00")).timestamp())
     except ValueError:
         return 0
+
+
+def _first_fromisoformat(text: str) -> Any:
+    # datetime is imported by the first document indexed, not by every search process (which
+    # reads no dates); this then rebinds _fromisoformat to datetime's own.
+    global _fromisoformat
+    from datetime import datetime
+
+    _fromisoformat = datetime.fromisoformat
+    return datetime.fromisoformat(text)
+
+
+_fromisoformat: Callable[[str], Any] = _first_fromisoformat
 
 
 def chunks(text: str) -> list[str]:
@@ -195,16 +211,14 @@ def _pick(column: Sequence[Any], positions: Iterable[int]) -> list[Any]:
     return list(map(column.__getitem__, positions))
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):
     score: float
     message_rowid: int  # > 0 a message, < 0 the digest of session -message_rowid, 0 a knowledge item
     session_rowid: int
     knowledge_rowid: int = 0
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     agents: tuple[str, ...] = ()
     projects: tuple[str, ...] | None = None  # None: any project; (): no project matched
     categories: tuple[str, ...] = ()

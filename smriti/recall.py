@@ -442,7 +442,7 @@ def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple
         channels.append((i, True, own))
         if more:
             channels.append((i, False, more))
-    in_project = Filters(**{**filters.__dict__, "projects": project}) if project else None
+    in_project = filters._replace(projects=project) if project else None
     per_term = PER_TERM_BESIDE_PROJECT if project else PER_TERM
     df = index.doc_freqs({w for _, _, alts in channels for words, _ in alts for w in words})
 
@@ -484,7 +484,7 @@ def rank(index: Index, concepts: list[Concept], filters: Filters, project: tuple
     pool = _pool(concepts, channels, hits, local, partial, extra)
     if common and pool:
         sids = tuple(sorted({rowid for kind, rowid in pool if kind == "session"} | {0}))
-        within = Filters(**{**filters.__dict__, "sessions": sids})
+        within = filters._replace(sessions=sids)
         for n in common:
             hits[n] = _collect(index.search_best_of(channels[n][2], within, limit=REFINE_LIMIT))
     keep = set(pool)

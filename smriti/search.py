@@ -5,13 +5,17 @@ narrows to one of them."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
 
-from smriti import project as projects
 from smriti.errors import InvalidInput
 from smriti.index import INACTIVE_STATUSES, Filters, Index
 from smriti.store import KnowledgeRow, Store
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import NamedTuple
+else:
+    from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
 # A session is more than its best line: further matching messages add a damped share.
 EXTRA_HIT_WEIGHTS = (0.25, 0.15, 0.1)
@@ -21,8 +25,7 @@ CANDIDATES_PER_RESULT = 20
 KINDS = ("session", "knowledge")
 
 
-@dataclass(frozen=True)
-class SearchHit:
+class SearchHit(NamedTuple):
     session_id: str | None  # None for a knowledge item
     native_id: str | None  # a knowledge item's: the agent's id of the session it was shared from
     agent: str | None
@@ -40,13 +43,15 @@ class SearchHit:
     committed_by: str | None = None  # git's author of the commit that added or last changed the file
 
     def to_json(self) -> dict:
-        return asdict(self)
+        return self._asdict()
 
 
 def parse_since(value: str | None, now: datetime | None = None) -> int | None:
     """`2026-11-01`, an ISO timestamp, or a relative `7d` / `12h` / `2w` → epoch seconds."""
     if not value:
         return None
+    from datetime import UTC, datetime, timedelta  # here: most searches have no --since
+
     now = now or datetime.now(UTC)
     m = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
     if m:
@@ -69,7 +74,11 @@ def project_keys(store: Store, value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     keys = set(store.resolve_projects(value))
-    resolved = projects.resolve(value) if value.startswith(("/", "~", ".")) else None
+    resolved = None
+    if value.startswith(("/", "~", ".")):
+        from smriti import project as projects  # here: its pathlib flavours are off the usual search's path
+
+        resolved = projects.resolve(value)
     if resolved:
         keys.add(resolved.key)
     return tuple(sorted(keys))
@@ -80,6 +89,8 @@ def asking_project(store: Store, value: str | None, cwd: str | None = None) -> t
     if value:
         return project_keys(store, value) or ()
     import os
+
+    from smriti import project as projects
 
     here = projects.resolve(cwd or os.getcwd())
     return (here.key,) if here else ()
@@ -93,15 +104,20 @@ def category_filter(store: Store, value: str | None) -> tuple[str, ...]:
     return tuple(sorted({value} | {c for c in store.categories_in_use() if c.startswith(value + "/")}))
 
 
-def snippet(text: str, terms: list[str], width: int = 220) -> str:
+def terms_pattern(terms: list[str]) -> re.Pattern[str] | None:
+    """One pattern for the first place any of `terms` starts a word: compiled once per search, not
+    once per term and result (the leftmost match of the alternation is the earliest of the terms')."""
+    if not terms:
+        return None
+    return re.compile(r"(?i)\b(?:" + "|".join(re.escape(t) for t in terms) + ")")
+
+
+def snippet(text: str, terms: list[str], width: int = 220, *, pattern: re.Pattern[str] | None = None) -> str:
     flat = " ".join(text.split())
-    pos = -1
-    for term in terms:
-        m = re.search(r"(?i)\b" + re.escape(term), flat)
-        if m and (pos == -1 or m.start() < pos):
-            pos = m.start()
-    if pos == -1:
-        pos = 0
+    if pattern is None:
+        pattern = terms_pattern(terms)
+    m = pattern.search(flat) if pattern is not None else None
+    pos = m.start() if m else 0
     start = max(0, pos - width // 3)
     end = min(len(flat), start + width)
     out = flat[start:end]
@@ -147,6 +163,9 @@ def search(
         per_key.setdefault(key, []).append(hit)
     scored = []
     for key, key_hits in per_key.items():
+        if len(key_hits) == 1:  # most: nothing to add
+            scored.append((key_hits[0].score, key, key_hits[0]))
+            continue
         best = max(key_hits, key=lambda h: h.score)
         others = sorted((h.score for h in key_hits if h is not best), reverse=True)
         score = best.score + sum(w * s for w, s in zip(EXTRA_HIT_WEIGHTS, others, strict=False))
@@ -158,12 +177,13 @@ def search(
     texts = store.message_texts(best.message_rowid for _, _, best in top if best.message_rowid > 0)
     texts.update({best.message_rowid: store.digest_text(key[1]) for _, key, best in top if best.message_rowid < 0})
     seqs = store.message_seqs(best.message_rowid for _, _, best in top if best.message_rowid > 0)
+    pattern = terms_pattern(terms)
     out = []
     for score, key, best in top:
         if key[0] == "knowledge":
             k = items.get(key[1])
             if k is not None:
-                out.append(_knowledge_hit(k, score, terms))
+                out.append(_knowledge_hit(k, score, terms, pattern))
             continue
         s = sessions.get(key[1])
         if s is None:  # removed since the index was written; the next sync drops it
@@ -176,7 +196,7 @@ def search(
                 project=s.project_name,
                 category=s.category or "uncategorized",
                 score=round(score, 4),
-                snippet=snippet(texts.get(best.message_rowid, ""), terms),
+                snippet=snippet(texts.get(best.message_rowid, ""), terms, pattern=pattern),
                 timestamp=s.ended_at or s.started_at,
                 title=s.title,
                 message=seqs.get(best.message_rowid, 0),
@@ -187,7 +207,7 @@ def search(
     return out
 
 
-def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str]) -> SearchHit:
+def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str], pattern: re.Pattern[str] | None) -> SearchHit:
     return SearchHit(
         session_id=None,
         native_id=k.session,
@@ -195,7 +215,7 @@ def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str]) -> SearchHit
         project=k.project,
         category=k.category or "uncategorized",
         score=round(score, 4),
-        snippet=snippet(k.body, terms),
+        snippet=snippet(k.body, terms, pattern=pattern),
         timestamp=k.shared or k.created,
         title=k.title,
         message=0,

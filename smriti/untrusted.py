@@ -21,35 +21,49 @@ Two audiences, two rules:
 
 from __future__ import annotations
 
-import re
 import sys
-import unicodedata
-from typing import Any, TextIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from typing import Any, TextIO
 
 # Zero-width characters, bidirectional controls, and the invisible joiners/marks around them.
 INVISIBLE = (
     "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
     "\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
 )
-_INVISIBLE_RE = re.compile(f"[{INVISIBLE}]")
+# The patterns are compiled on first use (`_patterns`): a `smriti search --json` piped to a program
+# prints no text for a person and never needs them, nor `re` for them.
+_INVISIBLE = f"[{INVISIBLE}]"
 # C0 controls but tab and newline, DEL and the C1 controls (U+009B is a CSI on some terminals).
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_SEPARATORS_RE = re.compile("[\u2028\u2029\x85]|\r\n?")
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+_SEPARATORS = "[\u2028\u2029\x85]|\r\n?"
+# A whole CSI sequence (colours, cursor moves, erasing: what test runners and progress bars leave
+# in tool output), with ESC [ or the one-byte C1 CSI.
+_CSI = r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    compiled = _compiled.get(pattern)
+    if compiled is None:
+        import re
+
+        compiled = _compiled[pattern] = re.compile(pattern)
+    return compiled
 
 
 def for_model(text: str) -> str:
     """NFKC, separators as newlines, no zero-width, bidi or control characters (tab and newline stay)."""
     if text.isascii():  # the usual case, and one with nothing to fold: a tenth of the time
-        return _CONTROL_RE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+        return _re(_CONTROL).sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    import unicodedata
+
     text = unicodedata.normalize("NFKC", text)
-    text = _SEPARATORS_RE.sub("\n", text)
-    text = _INVISIBLE_RE.sub("", text)
-    return _CONTROL_RE.sub("", text)
-
-
-# A whole CSI sequence (colours, cursor moves, erasing: what test runners and progress bars leave
-# in tool output), with ESC [ or the one-byte C1 CSI.
-_CSI_RE = re.compile(r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]")
+    text = _re(_SEPARATORS).sub("\n", text)
+    text = _re(_INVISIBLE).sub("", text)
+    return _re(_CONTROL).sub("", text)
 
 
 def printable(text: str) -> str:
@@ -59,9 +73,11 @@ def printable(text: str) -> str:
     A CSI sequence goes whole (`ESC[31m`, `ESC[2J`: no `[31m` left in a test run's output); of any
     other escape sequence only its control characters go, so what it tried to do shows
     (`ESC]0;title BEL` becomes `]0;title`)."""
+    if text.isascii() and text.isprintable():  # nothing to drop (the usual title or snippet): no regex
+        return text
     if "\x1b" in text or "\x9b" in text:
-        text = _CSI_RE.sub("", text)
-    return _INVISIBLE_RE.sub("", _CONTROL_RE.sub("", text))
+        text = _re(_CSI).sub("", text)
+    return _re(_INVISIBLE).sub("", _re(_CONTROL).sub("", text))
 
 
 # What smriti itself writes to a terminal: SGR colours (click.style, rich), and on stderr the
@@ -80,6 +96,8 @@ class TerminalGuard:
     def __init__(self, stream: TextIO, *, stderr: bool = False):
         self._stream = stream
         own = _OWN_STDERR if stderr else _OWN_STDOUT
+        import re
+
         self._re = re.compile(f"({own})|[\x00-\x08\x0b-\x1f\x7f-\x9f{INVISIBLE}]")
         self._held = ""
 
@@ -89,7 +107,7 @@ class TerminalGuard:
         data = self._held + text
         self._held = ""
         esc = data.rfind("\x1b")
-        if esc != -1 and len(data) - esc < 16 and not re.match(r"\x1b\[[0-9;?]*[A-Za-z]", data[esc:]):
+        if esc != -1 and len(data) - esc < 16 and not _re(r"\x1b\[[0-9;?]*[A-Za-z]").match(data[esc:]):
             data, self._held = data[:esc], data[esc:]  # an unfinished sequence: wait for the rest
         self._stream.write(self._re.sub(lambda m: m.group(1) or "", data))
         return len(text)

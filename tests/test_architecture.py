@@ -174,7 +174,7 @@ def click_outside_cli(module: str, source: str) -> list[str]:
     return [f"{module}:{line} imports click" for root, line in _roots(_imports(module, tree)) if root == "click"]
 
 
-ADAPTER_MAY_IMPORT = ("smriti.models", "smriti.adapters")
+ADAPTER_MAY_IMPORT = ("smriti.models", "smriti.adapters", "smriti.adapternames")
 
 
 def adapter_imports(module: str, source: str) -> list[str]:
@@ -222,6 +222,55 @@ def lean_imports(module: str, source: str) -> list[str]:
             out.append(f"{module}:{line} imports {full} at module top, which the hook path never loads")
         elif full not in LEAN_MAY_IMPORT:
             out.append(f"{module}:{line} imports {full} at module top (the hook path allows {sorted(LEAN_MAY_IMPORT)})")
+    return out
+
+
+# `smriti search`'s lean path: smriti.console sends the usual search command lines to
+# smriti.searchcmd, which answers them without click. What it loads (the smriti modules it imports,
+# anywhere in it, and everything those import at module top) never imports click or frontmatter.
+SEARCH_PATH_ROOT = "smriti.searchcmd"
+NEVER_ON_THE_SEARCH_PATH = frozenset({"click", "frontmatter", "smriti.cli"})
+
+
+def _module_of(target: str, name: str | None) -> str | None:
+    """The smriti module an import loads: `from smriti.store import rows` loads smriti.store.rows."""
+    if name and f"{target}.{name}" in MODULES:
+        return f"{target}.{name}"
+    return target if target in MODULES else None
+
+
+def search_path(root: str = SEARCH_PATH_ROOT, sources: dict[str, str] | None = None) -> set[str]:
+    """The modules of the lean search path: `root`, what it imports anywhere, and the closure of
+    their module-top imports (with every package above each module)."""
+    sources = sources or {}
+
+    def source(module: str) -> str:
+        return sources[module] if module in sources else _source(module)
+
+    todo = [m for t, n, _ in _imports(root, ast.parse(source(root))) if (m := _module_of(t, n))]
+    seen = {root}
+    while todo:
+        module = todo.pop()
+        parts = module.split(".")
+        for i in range(1, len(parts) + 1):
+            name = ".".join(parts[:i])
+            if name in seen or name not in MODULES:
+                continue
+            seen.add(name)
+            tree = ast.parse(source(name))
+            todo += [m for t, n, _ in _imports(name, tree, top_only=True) if (m := _module_of(t, n))]
+    return seen
+
+
+def search_path_imports(modules: set[str], sources: dict[str, str] | None = None) -> list[str]:
+    sources = sources or {}
+    out = [f"{m} is on the search path" for m in sorted(modules) if m in NEVER_ON_THE_SEARCH_PATH]
+    for module in sorted(modules):
+        tree = ast.parse(sources[module] if module in sources else _source(module))
+        top = module == SEARCH_PATH_ROOT
+        for target, _, line in _imports(module, tree, top_only=not top):
+            if target.split(".")[0] in NEVER_ON_THE_SEARCH_PATH:
+                out.append(f"{module}:{line} imports {target}, which the search path never loads")
     return out
 
 
@@ -325,6 +374,21 @@ def test_adapters_import_models_and_each_other_only() -> None:
 
 def test_the_hook_path_imports_only_its_lean_modules() -> None:
     assert _violations(lean_imports, MODULES) == []
+
+
+def test_the_search_path_loads_neither_click_nor_frontmatter() -> None:
+    modules = search_path()
+    assert {"smriti.app", "smriti.search", "smriti.store", "smriti.index", "smriti.untrusted"} <= modules
+    assert search_path_imports(modules) == []
+
+
+def test_search_path_rule_catches() -> None:
+    made_up = {SEARCH_PATH_ROOT: "def run():\n    from smriti.cli import cli\n"}
+    assert search_path_imports(search_path(sources=made_up), made_up)
+    made_up = {SEARCH_PATH_ROOT: "def run():\n    import smriti.untrusted\n", "smriti.untrusted": "import click\n"}
+    assert search_path_imports(search_path(sources=made_up), made_up)
+    made_up = {SEARCH_PATH_ROOT: "def run():\n    import click\n"}
+    assert search_path_imports(search_path(sources=made_up), made_up)
 
 
 def test_every_smriti_import_names_something_that_exists() -> None:

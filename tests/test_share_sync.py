@@ -1113,13 +1113,12 @@ def test_unknown_category_is_a_usage_error_for_share_and_search(team) -> None:
 def test_share_inputs_is_the_fingerprint_recorded_before(author, supersedes, title, cwd) -> None:
     """`share_inputs` encodes its constant head once per sweep: the fingerprint must stay the one
     earlier versions recorded (json.dumps of the whole list), or every item renders again."""
-    import dataclasses
 
     from smriti import project as projects
     from smriti.store import SessionRow
     from smriti.team import share as share_mod
 
-    fields: dict = {f.name: None for f in dataclasses.fields(SessionRow)}
+    fields: dict = dict.fromkeys(SessionRow._fields)
     fields.update(rowid=1, session_id="claude-code:abc", agent="claude-code", native_id="abc", cwd=cwd)
     fields.update(agent_title=title)
     session = SessionRow(**fields)

@@ -243,10 +243,10 @@ def learn_from_move(store: Store, repo: str, item_id: str, old_path: str, new_pa
 def unknown_category(store: Store, category: str, repo: str | None = None) -> list[str] | None:
     """None when `category` is one a filter can match: the taxonomy (the team's own categories of
     `repo` included) or a category of knowledge items synced from a team; else the valid ones, sorted."""
+    if store.category_known(category):
+        return None
     value = category.strip("/")
     synced = {r["category"] for r in store.knowledge_counts()}
-    if store.has_category(value) or value in synced:
-        return None
     # The taxonomy (the team's too) is written to the store when an ingest first uses it; one that
     # has not happened yet must not make a built-in category unknown.
     Enricher(store).settings_for_repo(repo)

@@ -8,7 +8,7 @@ The contract every module here keeps:
 - Every write that changes what search sees also records the change in the `outbox` table in the
   same transaction; the index drains it (see index.py).
 - The schema changes only by appending a migration to migrations.py; a shipped one is never edited.
-- Readers return typed rows (rows.py), not bare tuples.
+- Readers return typed rows (rows.py: named tuples, read by field name), not bare tuples.
 
 One module per area (sessions, tags, labels, digests, relations, knowledge, sharing, sources, outbox,
 maintenance, stats), each a mixin over the one connection that connection.py opens, and `Store`

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self, TypeVar
 
 import apsw
 
 from smriti.errors import StoreError
 from smriti.store.migrations import migrate, pending_migrations
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any, Self, TypeVar
+
+    T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -27,8 +32,6 @@ BUSY_ERRORS: tuple[type[Exception], ...] = (apsw.BusyError, apsw.LockedError)
 # A write the OS failed (SQLite says "disk I/O error" for a file size limit or a failing disk).
 IO_ERRORS: tuple[type[Exception], ...] = (apsw.IOError,)
 
-
-T = TypeVar("T")
 
 # `in (…)` lists go in chunks: SQLite caps the parameters of one statement (999 in older builds).
 IN_CHUNK = 500
@@ -51,7 +54,9 @@ def where_in(column: str, values: Sequence[T] | None) -> Iterator[tuple[str, lis
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # time, not datetime: the same text (UTC, whole seconds) without importing datetime in every
+    # process that opens a store (a search needs no date).
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def _first_sha256(data: bytes) -> Any:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
 
 from smriti.store.connection import StoreConnection, like_escape, utc_now
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class DigestsMixin(StoreConnection):

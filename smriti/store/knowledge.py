@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from smriti.store.connection import StoreConnection, like_escape, utc_now
 from smriti.store.rows import KnowledgeRow
 
-if TYPE_CHECKING:  # smriti.team imports the store: a runtime import would be a cycle
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
+
+    # smriti.team imports the store: a runtime import would be a cycle
     from smriti.team.knowledge import KnowledgeItem
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from smriti.store.connection import StoreConnection, utc_now
 from smriti.store.knowledge import _KNOWLEDGE_COLS, _knowledge_row
 from smriti.store.rows import KnowledgeRow
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LabelsMixin(StoreConnection):

@@ -5,8 +5,8 @@ A migration that has shipped is never edited: change the schema by appending a n
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 import apsw
 
@@ -51,7 +51,7 @@ def migrate(conn: apsw.Connection) -> list[str]:
             fn(conn)
             conn.execute(
                 "insert into _smriti_migrations values (?, ?)",
-                (fn.__name__, datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
+                (fn.__name__, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
             )
         done.append(fn.__name__)
     return done

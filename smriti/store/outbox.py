@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from smriti.models import UNINDEXED_KINDS
 from smriti.store.connection import StoreConnection, where_in
 from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class OutboxMixin(StoreConnection):
@@ -38,6 +40,8 @@ class OutboxMixin(StoreConnection):
         yield from self._index_docs("1", [])
 
     def _index_docs(self, where: str, args: list[Any]) -> Iterator[IndexDoc]:
+        from smriti.models import UNINDEXED_KINDS  # here: the models' dataclasses are off a search's path
+
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
         # The previous row of the stream per session: (seq, turn start). Rows mostly come in seq
         # order, so a message's turn is known from the row before it; otherwise it is looked up.
@@ -106,5 +110,7 @@ class OutboxMixin(StoreConnection):
                 )
 
     def count_indexable(self) -> int:
+        from smriti.models import UNINDEXED_KINDS
+
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
         return self._scalar(f"select count(*) from messages where kind not in ({unindexed})")

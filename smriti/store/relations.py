@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from smriti.store.connection import in_chunks
 from smriti.store.sessions import SessionsMixin
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RelationsMixin(SessionsMixin):

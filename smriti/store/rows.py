@@ -1,28 +1,22 @@
-"""Typed rows: what the store's readers return (frozen dataclasses, no SQL)."""
+"""Typed rows: what the store's readers return (no SQL).
+
+Named tuples, not dataclasses: every `smriti search` process builds a few rows, and importing
+`dataclasses` (it imports `inspect`, `ast`, `dis`, `tokenize`) and generating each class's methods
+cost that short-lived process about as much as its search. A field's value is read by name; a row
+is immutable, compares field by field, and is copied with `row._replace(...)`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
 
-from smriti.models import ACTIONS, Message
-
-
-@dataclass(frozen=True)
-class WriteResult:
-    session_rowid: int
-    session_id: str
-    added: int
-    updated: int
-    created: bool
-    # A new session whose messages were all new: its stored rows, exactly as `messages()` would
-    # read them back (same ids, order and decoded JSON), so enrichment need not query them again.
-    # None whenever anything else happened (an append, a replay, an update): then read them back.
-    stored: list[MessageRow] | None = None
+    from smriti.models import Message
+else:
+    from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
 
-@dataclass(frozen=True)
-class SourceState:
+class SourceState(NamedTuple):
     path: str
     agent: str
     size: int
@@ -32,8 +26,7 @@ class SourceState:
     sessions: list[str]
 
 
-@dataclass(frozen=True)
-class SessionRow:
+class SessionRow(NamedTuple):
     rowid: int
     session_id: str
     agent: str
@@ -77,8 +70,7 @@ class SessionRow:
         }
 
 
-@dataclass(frozen=True)
-class MessageRow:
+class MessageRow(NamedTuple):
     rowid: int
     session_rowid: int
     seq: int
@@ -108,6 +100,8 @@ class MessageRow:
     def to_message(self) -> Message:
         """The row as the model's Message (keyed by its rowid), for code that reads stored sessions
         back through what adapters produce: the digest, share."""
+        from smriti.models import ACTIONS, Message  # the models' dataclasses: not on a search's path
+
         return Message(
             role=self.role,
             text=self.text,
@@ -122,12 +116,23 @@ class MessageRow:
         )
 
 
+class WriteResult(NamedTuple):
+    session_rowid: int
+    session_id: str
+    added: int
+    updated: int
+    created: bool
+    # A new session whose messages were all new: its stored rows, exactly as `messages()` would
+    # read them back (same ids, order and decoded JSON), so enrichment need not query them again.
+    # None whenever anything else happened (an append, a replay, an update): then read them back.
+    stored: list[MessageRow] | None = None
+
+
 # A long turn (one prompt, a hundred tool calls) is cut into passages of this many messages.
 PASSAGE_MESSAGES = 10
 
 
-@dataclass(frozen=True)
-class IndexDoc:
+class IndexDoc(NamedTuple):
     """What the index needs of one document: a message (joined with its session), a session's
     digest (message_rowid = -session rowid) or a knowledge item (knowledge_rowid set)."""
 
@@ -148,8 +153,7 @@ class IndexDoc:
     passage: int = 0
 
 
-@dataclass(frozen=True)
-class KnowledgeRow:
+class KnowledgeRow(NamedTuple):
     """A team knowledge item as the store holds it (see smriti.team.knowledge for the file format)."""
 
     id: str  # the item's 16-hex id from its frontmatter

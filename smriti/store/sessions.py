@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
 
 from smriti.errors import NotFound
-from smriti.models import UNINDEXED_KINDS, Message, Session
 from smriti.store.connection import (
     StoreConnection,
     earliest,
@@ -21,6 +19,12 @@ from smriti.store.connection import (
     utc_now,
 )
 from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from smriti.models import Message, Session
 
 _SESSION_COLS = (
     "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
@@ -185,6 +189,8 @@ class SessionsMixin(StoreConnection):
                 rows,
             )
         ]
+        from smriti.models import UNINDEXED_KINDS  # here: the models' dataclasses are off a search's path
+
         indexed = [(i,) for i, m in zip(ids, messages, strict=True) if m.kind not in UNINDEXED_KINDS]
         if indexed and whole:
             c.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
@@ -236,6 +242,8 @@ class SessionsMixin(StoreConnection):
                 ),
             ).fetchone()
             if new is not None:
+                from smriti.models import UNINDEXED_KINDS
+
                 if m.kind not in UNINDEXED_KINDS:
                     c.execute("insert into outbox (op, ref) values ('message', ?)", (new[0],))
                 return "added"
@@ -413,6 +421,8 @@ class SessionsMixin(StoreConnection):
     def passage_texts(self, session_rowid: int, passage: int) -> list[str]:
         """The indexed texts of one passage (see `IndexDoc.passage`), in order: the messages from
         seq `passage` until the next prompt, at most PASSAGE_MESSAGES of them."""
+        from smriti.models import UNINDEXED_KINDS
+
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
         out: list[str] = []
         for seq, kind, text in self.conn.execute(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from typing import Any
 
 from smriti.store.connection import StoreConnection, in_chunks, utc_now
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SharingMixin(StoreConnection):
@@ -51,6 +53,8 @@ class SharingMixin(StoreConnection):
         blobs are content-addressed), its digest row and its tags: it changes whenever a message is
         added, replaced or removed, or the session is categorized or distilled again, without reading
         a text. Three queries per 500 sessions, not three per session."""
+        import hashlib  # OpenSSL's ~2-3 ms, paid by share only, not by every process that opens a store
+
         hashers = {rowid: hashlib.sha256() for rowid in session_rowids}
         ids = list(hashers)
         c = self.conn

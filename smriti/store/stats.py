@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from smriti.store.outbox import OutboxMixin
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class StatsMixin(OutboxMixin):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from smriti.store.connection import StoreConnection
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class TagsMixin(StoreConnection):
@@ -35,6 +38,15 @@ class TagsMixin(StoreConnection):
 
     def has_category(self, category: str) -> bool:
         return self.conn.execute("select 1 from categories where id = ?", (category,)).fetchone() is not None
+
+    def category_known(self, category: str) -> bool:
+        """`category` (slashes around it ignored) is one the store knows: in the taxonomy written
+        to it, or a knowledge item's. False says only that the taxonomy may not be written yet
+        (`digest.apply.unknown_category` decides)."""
+        value = category.strip("/")
+        return self.has_category(value) or (
+            self.conn.execute("select 1 from knowledge where category = ? limit 1", (value,)).fetchone() is not None
+        )
 
     def categories_in_use(self) -> list[str]:
         return [c for (c,) in self.conn.execute("select distinct category from sessions where category is not null")]

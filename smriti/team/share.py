@@ -706,12 +706,12 @@ def _share_one(
     messages, touched_any = [], False
     for m in store.messages(session.rowid):
         if m.kind == "tool_call":  # its line from its input, whole, so it is redacted before any cut
-            m = replace(m, text=call_summary(m.tool_name, m.tool_input, m.action, m.text, typed=m.role == "user"))
+            m = m._replace(text=call_summary(m.tool_name, m.tool_input, m.action, m.text, typed=m.role == "user"))
         if m.kind in _REDACTED_KINDS or (m.kind == "tool_result" and transcript == "full"):
             text, hit = red(m.text, f"message {m.seq}")
             if hit:
                 touched_any = True
-                m = replace(m, text=text)
+                m = m._replace(text=text)
         messages.append(m)
     if touched_any:
         # The stored digest was distilled from the unredacted text (and cut there): distill again.

@@ -1,0 +1,289 @@
+"""`smriti search` without click (smriti.searchcmd): the same bytes and exit codes as the click
+command for every command line it answers, and everything else left to click untouched."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from conftest import EXAMPLES, invoke_json, run_smriti
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from smriti import searchcmd
+from smriti.cli import cli
+from smriti.index import Index
+from smriti.store import Store
+from smriti.team.knowledge import KnowledgeItem
+
+
+def line(kind: str, uuid: str, text: str, session: str, parent: str | None = None) -> str:
+    """One Claude Code transcript line."""
+    base = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "cwd": "/w/proj",
+        "sessionId": session,
+        "version": "2.1.40",
+        "uuid": uuid,
+        "timestamp": "2026-11-01T10:00:00.000Z",
+        "type": kind,
+    }
+    if kind == "user":
+        base["message"] = {"role": "user", "content": text}
+    else:
+        content = [{"type": "text", "text": text}]
+        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x", "content": content}
+    return json.dumps(base) + "\n"
+
+
+HOSTILE_PROMPT = "fix the \x1b[31mzorblax\x1b[0m pool \u202ecrash\r now \x9b2J and \x1b]0;pwned\x07 too"
+
+
+@pytest.fixture
+def store(runner, tmp_path: Path, data_dir: Path) -> Path:
+    """The examples, a session whose words carry escape codes, and three team items (one with a
+    hostile title and author, one with git's author only, one with neither)."""
+    invoke_json(runner, "ingest", "--path", str(EXAMPLES / "claude-code"))
+    src = tmp_path / "hostile"
+    src.mkdir()
+    (src / "h.jsonl").write_text(
+        line("user", "u1", HOSTILE_PROMPT, session="h-1")
+        + line("assistant", "a1", "The zorblax pool \x1b[2J was fixed \u200bhere", session="h-1", parent="u1")
+    )
+    invoke_json(runner, "ingest", "--path", str(src))
+    items = [
+        (
+            KnowledgeItem(
+                id="3f9a2c1e5b7d4a60",
+                title="Zorblax \x1b[2J pool \u202e retry" + " long" * 30,
+                category="bug/fix",
+                author="mal\x1b[31mlory",
+                created="2026-11-20T10:31:00Z",
+                body="The zorblax pool body \x1b]0;x\x07 end\n",
+            ),
+            "Tess Team <tess@example.com>",
+        ),
+        (
+            KnowledgeItem(
+                id="0000000000000002",
+                title="Connection pool sizing",
+                category="topic",
+                created="2026-11-21T10:31:00Z",
+                body="Size the connection pool to the workers.\n",
+            ),
+            "Git Author <g@example.com>",
+        ),
+        (
+            KnowledgeItem(
+                id="0000000000000003",
+                title="Pool notes",
+                category="topic",
+                author="alice",
+                created="2026-11-22T10:31:00Z",
+                body="Pool notes: connection pool exhausted again.\n",
+            ),
+            None,
+        ),
+    ]
+    with Store(data_dir / "smriti.db") as s:
+        for n, (item, committed_by) in enumerate(items):
+            s.upsert_knowledge(item, origin="sync", repo="r", path=f"k/{n}.md", blob=f"b{n}", committed_by=committed_by)
+        Index(data_dir / "index").sync(s)
+    return data_dir
+
+
+class _Tty(io.TextIOWrapper):
+    def isatty(self) -> bool:
+        return True
+
+
+def lean(argv: list[str], monkeypatch: pytest.MonkeyPatch, tty: bool = False) -> tuple[int | None, bytes, bytes]:
+    out, err = io.BytesIO(), io.BytesIO()
+    wrap = _Tty if tty else io.TextIOWrapper
+    stdout, stderr = wrap(out, encoding="utf-8"), io.TextIOWrapper(err, encoding="utf-8")
+    with monkeypatch.context() as m:
+        m.setattr(sys, "stdout", stdout)
+        m.setattr(sys, "stderr", stderr)
+        code = searchcmd.run(argv)
+        stdout.flush()
+        stderr.flush()
+    return code, out.getvalue(), err.getvalue()
+
+
+def clicked(runner, argv: list[str], color: bool = False) -> tuple[int, bytes, bytes]:
+    result = runner.invoke(cli, ["search", *argv], color=color)
+    return result.exit_code, result.stdout_bytes, result.stderr_bytes
+
+
+ANSWERED = [
+    ["zorblax"],
+    ["zorblax", "--json"],
+    ["pool"],
+    ["pool", "--json"],
+    ["connection pool exhausted", "-n", "1"],
+    ["pool", "--limit=2", "--json"],
+    ["pool", "-n3"],
+    ["pool", "-n", "2", "-n", "1"],  # the last one counts, as in click
+    ["--json", "pool", "--limit", "5"],  # options before the query
+    ["connection pool", "--project", "payments-api"],
+    ["pool", "-P", "payments-api", "--json"],
+    ["pool", "-Ppayments-api"],
+    ["pool", "--project", ""],
+    ["pool", "--agent", "claude-code"],
+    ["pool", "-a", "claude-code", "-a", "codex", "--json"],
+    ["pool", "--kind", "knowledge"],
+    ["pool", "--kind", "knowledge", "--json"],
+    ["pool", "--kind=session", "--json"],
+    ["pool", "--since", "2026-01-01"],
+    ["pool", "--since", "7d", "--json"],
+    ["pool", "--since", "2030-01-01"],
+    ["pool", "--file", "src/db/pool.py", "--json"],
+    ["pool", "--category", "bug/fix"],
+    ["pool", "-c", "topic", "--json"],
+    ["nothing-matches-qqq"],
+    ["nothing-matches-qqq", "--json"],
+    ["", "--json"],
+    ["zorblax", "--kind", "knowledge", "--agent", "claude-code", "--since", "2020-01-01", "--limit", "3"],
+]
+
+
+@pytest.mark.parametrize("argv", ANSWERED, ids=lambda a: " ".join(a) or "empty")
+def test_the_lean_path_prints_what_click_prints(store: Path, runner, monkeypatch, argv: list[str]) -> None:
+    code, out, err = lean(argv, monkeypatch)
+    assert code == 0, "declined: this command line was meant to be answered without click"
+    assert (code, out, err) == clicked(runner, argv)
+
+
+def test_the_table_has_hits_of_both_kinds_and_hostile_text(store: Path, monkeypatch) -> None:
+    """The comparisons above are not vacuous: sessions and knowledge items, a byline, and escape
+    codes in what is found (dropped from the text output, kept in JSON)."""
+    hits = json.loads(lean(["zorblax", "--json"], monkeypatch)[1])
+    assert {h["kind"] for h in hits} == {"session", "knowledge"}
+    assert any("\x1b" in (h["title"] or "") + h["snippet"] for h in hits)
+    _, text, _ = lean(["zorblax"], monkeypatch)
+    assert b"zorblax" in text.lower() and b"\x1b" not in text and "\u202e".encode() not in text and b"\r" not in text
+    assert "team · Tess Team <tess@example.com> (the file says mallory)".encode() in text
+    _, text, _ = lean(["connection pool", "--kind", "knowledge"], monkeypatch)
+    assert b"team \xc2\xb7 Git Author <g@example.com>" in text and b"alice (unverified)" in text
+
+
+@pytest.mark.parametrize("argv", [["zorblax"], ["pool", "--kind", "knowledge", "-n", "2"], ["nothing-qqq"]])
+def test_on_a_terminal_the_id_is_coloured_as_click_colours_it(store: Path, runner, monkeypatch, argv) -> None:
+    code, out, err = lean(argv, monkeypatch, tty=True)
+    assert code == 0 and (code, out, err) == clicked(runner, argv, color=True)
+    assert argv == ["nothing-qqq"] or b"\x1b[33m" in out
+
+
+DECLINED = [
+    [],
+    ["--help"],
+    ["pool", "-h"],
+    ["a", "b"],
+    ["pool", "--limit", "0"],
+    ["pool", "--limit", "x"],
+    ["pool", "-n", "+3"],
+    ["pool", "--limit"],
+    ["pool", "--kind", "bad"],
+    ["pool", "--bogus"],
+    ["pool", "-x"],
+    ["pool", "--json=1"],
+    ["pool", "--agent", "nope"],
+    ["pool", "--category", "no-such-category"],
+    ["pool", "--since", "a while ago"],
+    ["pool", "--kind", "knowledge", "--file", "x.py"],
+    ["pool", "--project", "-x"],
+    ["--", "-pool"],
+    ["-"],
+]
+
+
+@pytest.mark.parametrize("argv", DECLINED, ids=lambda a: " ".join(a) or "empty")
+def test_what_the_lean_path_declines_it_leaves_to_click_having_printed_nothing(
+    store: Path, monkeypatch, argv: list[str]
+) -> None:
+    assert lean(argv, monkeypatch) == (None, b"", b"")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["pool", "--limit", "0"],
+        ["pool", "--kind", "bad"],
+        ["pool", "--agent", "nope"],
+        ["pool", "--since", "a while ago"],
+        ["pool", "-n", "1", "--json"],
+        ["zorblax"],
+    ],
+)
+def test_the_console_script_answers_as_the_click_cli(store: Path, runner, argv: list[str]) -> None:
+    proc = run_smriti("search", *argv)
+    result = runner.invoke(cli, ["search", *argv], prog_name="smriti")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (result.exit_code, result.stdout, result.stderr)
+
+
+LEAN_CHECK = """
+import json, sys
+sys.argv = ["smriti", "search", *sys.argv[1:]]
+from smriti.console import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+heavy = sorted(m for m in ("click", "frontmatter", "rapidfuzz", "yaml", "smriti.cli") if m in sys.modules)
+print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("argv", [["pool", "--json"], ["zorblax", "-a", "claude-code", "-c", "bug/fix"]])
+def test_the_lean_path_imports_neither_click_nor_frontmatter(store: Path, argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-c", LEAN_CHECK, *argv], capture_output=True, text=True, timeout=120)
+    assert json.loads(proc.stderr.strip().splitlines()[-1]) == {"code": 0, "heavy": []}
+
+
+def test_the_option_table_is_the_click_commands() -> None:
+    """searchcmd.OPTIONS and the click command declare the same options, with the same values."""
+    from smriti.search import KINDS
+
+    params = {p.name: p for p in cli.commands["search"].params}
+    query = params.pop("query")
+    assert isinstance(query, click.Argument) and query.required and query.nargs == 1
+    assert sorted(params) == sorted(name for name, _, _ in searchcmd.OPTIONS)
+    for name, opts, takes in searchcmd.OPTIONS:
+        p = params[name]
+        assert isinstance(p, click.Option)
+        assert (tuple(p.opts), tuple(p.secondary_opts)) == (opts, ()), name
+        assert p.multiple == (takes == "texts") and p.is_flag == (takes == "flag") and not p.required, name
+        if takes == "count":
+            assert isinstance(p.type, click.IntRange) and (p.type.min, p.type.max) == (1, None)
+            assert p.default == searchcmd.LIMIT_DEFAULT
+        elif takes == "kind":
+            assert isinstance(p.type, click.Choice) and tuple(p.type.choices) == KINDS
+        elif takes in ("text", "texts"):
+            assert p.type is click.STRING, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [o for _, opts, _ in searchcmd.OPTIONS for o in opts] + ["-h", "--", "-", "--kind=session", "-n5"]
+            ),
+            st.sampled_from(["pool", "", "5", "0", "session", "knowledge", "-x", "codex", "2026-01-01"]),
+        ),
+        max_size=6,
+    )
+)
+def test_the_parser_agrees_with_clicks_on_whatever_it_accepts(argv: list[str]) -> None:
+    """Any command line the lean parser accepts, click parses to the same values."""
+    parsed = searchcmd.parse(argv)
+    if parsed is None:
+        return
+    ctx = cli.commands["search"].make_context("search", list(argv), parent=click.Context(cli))
+    assert ctx.params == {**parsed, "agents": parsed["agents"], "files": parsed["files"]}
