@@ -15,9 +15,9 @@ def data_dir() -> Path:
     explicit = os.environ.get("SMRITI_HOME")
     if explicit:
         return Path(explicit).expanduser()
-    from platformdirs import user_data_path
+    from smriti.datadir import user_data_dir  # platformdirs' answer, mostly without importing it
 
-    return Path(user_data_path("smriti", appauthor=False))
+    return Path(user_data_dir())
 
 
 def db_path(base: Path | None = None) -> Path:

@@ -23,7 +23,6 @@ cline        TaskStart/TaskResume, prompt        {"cancel": false, "contextModif
 from __future__ import annotations
 
 import os
-import sys
 
 from smriti.hooks import leanjson
 
@@ -197,18 +196,13 @@ def can_inject(agent: str, kind: str) -> bool:
 
 
 def data_dir() -> str:
-    """smriti.paths.data_dir() as a string, without importing platformdirs (~20 ms)."""
+    """smriti.paths.data_dir() as a string (platformdirs, ~20 ms, only where smriti.datadir is unsure)."""
     explicit = os.environ.get("SMRITI_HOME")
     if explicit:
         return os.path.abspath(os.path.expanduser(explicit))
-    if sys.platform == "darwin":
-        return os.path.join(os.path.expanduser("~/Library/Application Support"), "smriti")
-    if sys.platform.startswith("linux") or sys.platform.startswith("freebsd"):
-        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser("~/.local/share")
-        return os.path.join(base, "smriti")
-    from smriti.paths import data_dir as full  # other platforms: the real thing
+    from smriti.datadir import user_data_dir  # os and sys only; platformdirs where it is not sure
 
-    return str(full())
+    return user_data_dir()
 
 
 def disabled() -> bool:
