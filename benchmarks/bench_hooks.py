@@ -75,10 +75,12 @@ def build(work: Path, sessions: int, seed: int, kind: str = "synthetic") -> tupl
 
         generate_recall(corpus, distractors=sessions, seed=11)
     elif kind == "recall_hard":
-        sys.path.insert(0, str(Path(__file__).parent / "recall_hard"))
-        from generate import generate as generate_hard  # recall_hard/generate.py
-
-        generate_hard(corpus, distractors=sessions, seed=13)
+        # A process of its own: recall_hard/generate.py imports its own `corpus` module, which this
+        # script's `corpus` (benchmarks/corpus.py, already imported) would shadow.
+        script = Path(__file__).parent / "recall_hard" / "generate.py"
+        subprocess.run(
+            [sys.executable, str(script), str(corpus), "--distractors", str(sessions), "--seed", "13"], check=True
+        )
     else:
         generate(corpus, sessions, seed)
     store = Store(data / "smriti.db")
