@@ -34,6 +34,12 @@ and benchmarks/longmemeval):
   RECENCY_HALF_LIFE_DAYS), a category match of the prompt's cue words (CATEGORY_BOOST), and the
   date window the prompt's time words name ("yesterday", "three weeks ago", "in March":
   smriti.timewords; TIME_BOOST).
+- Feedback (RM3-like pseudo-relevance feedback): once a candidate clears the floor, and when no
+  candidate's best passage covers FEEDBACK_MAX_COVERAGE of the query (a question asked in other
+  words than the session's), the FEEDBACK_TERMS most distinctive words of the FEEDBACK_DOCS best
+  candidates' best passages are searched among the candidates, and a candidate's match adds up to
+  FEEDBACK_WEIGHT of the best score: the needle of a paraphrase holds its look-alikes' topic
+  words and the answer's own. Knowledge items gain from it but do not feed it.
 - Deduplicated (the team's reviewed item of one's own session replaces the session) and skipped:
   superseded and withdrawn items (a reviewed, explicit relation) and the asking session. A session
   that a newer one "supersedes" by the ingest heuristic (similar title and files) is not demoted:
@@ -129,6 +135,16 @@ WINNER_MARGIN = 1.8  # a candidate this many times ahead of the next is kept bel
 WINNER_MIN_COVERAGE = 0.25  # ... when it covers this much of the query
 TIME_BOOST = 1.6  # a candidate dated inside the window the prompt's time words name
 MATCHED_MIN_IDF = 3.5  # a concept counts toward MIN_MATCHED if at most ~3% of documents hold it
+# Pseudo-relevance feedback (RM3-like), when no candidate's best passage covers FEEDBACK_MAX_COVERAGE
+# of the query (a question in other words than the session's): the most distinctive words of the
+# best candidates' best passages are searched among the candidates, and a candidate's feedback match
+# adds up to FEEDBACK_WEIGHT of the best candidate's score. It reorders only once the floor is cleared.
+FEEDBACK_WEIGHT = 0.05
+FEEDBACK_MAX_COVERAGE = 0.9  # a close question is left alone: its words already tell near-duplicates apart
+FEEDBACK_DOCS = 5  # the best candidates whose best passage gives the feedback words, by their score
+FEEDBACK_TERMS = 20  # the feedback words kept
+FEEDBACK_TEXT_CHARS = 2000  # of each passage, read for feedback words
+FEEDBACK_HITS = 300  # documents read from the feedback search (best first: each candidate's best is what counts)
 
 # ---- context ------------------------------------------------------------------------------------
 CHARS_PER_TOKEN = 4  # a conservative estimate for English prose and code
@@ -760,6 +776,59 @@ def _prepare(index: Index, query: str) -> list[Concept]:
     return concepts
 
 
+def _feedback(
+    store: Store, index: Index, concepts: list[Concept], ranked: list[Candidate], filters: Filters
+) -> list[Candidate]:
+    """The candidates re-ranked by pseudo-relevance feedback: the words that best mark the
+    FEEDBACK_DOCS best candidates' best passages (frequent there, rare in the store, not the
+    query's own), each weighed by its share of those passages (a passage counting by its
+    candidate's share of the best score) times its IDF, are searched among the candidates, and
+    each candidate gains up to FEEDBACK_WEIGHT of the best score by its best document's match.
+    Coverage, and so the floor, is untouched: feedback reorders, it never makes a prompt speak."""
+    own = {w for c in concepts for t in c.terms for w in t.split()} | _stops(index)
+    counts: dict[str, float] = {}
+    for c in ranked[:FEEDBACK_DOCS]:
+        if c.kind != "session" or not c.passages or c.passages[0] < 0:
+            continue
+        text = "\n".join(store.passage_texts(c.rowid, c.passages[0]))[:FEEDBACK_TEXT_CHARS]
+        words = [w for w in index.analyzer.analyze(text) if len(w) > 2 and not w.isdigit() and w not in own]
+        if not words:
+            continue
+        tf: dict[str, int] = {}
+        for w in words:
+            tf[w] = tf.get(w, 0) + 1
+        share = c.score / (ranked[0].score or 1.0) / len(words)  # the passage's weight, P(passage | query) in RM3
+        for w, n in tf.items():
+            counts[w] = counts.get(w, 0.0) + share * n
+    if not counts:
+        return ranked
+    freq = index.doc_freqs(counts)
+    n_docs = max(index.num_docs(), IDF_MIN_DOCS)
+    weight = {w: v * math.log(1 + (n_docs - freq[w] + 0.5) / (freq[w] + 0.5)) for w, v in counts.items() if freq[w]}
+    terms = heapq.nlargest(FEEDBACK_TERMS, weight, key=lambda w: (weight[w], w))
+    if not terms:
+        return ranked
+    top = max(weight[w] for w in terms)
+    groups = [[([w], weight[w] / top)] for w in terms]
+    sids = tuple(sorted({c.rowid for c in ranked if c.kind == "session"} | {0}))
+    within = Filters(**{**filters.__dict__, "sessions": sids})
+    hits = index.search_any_of(groups, within, limit=FEEDBACK_HITS)
+    best: dict[Key, float] = {}
+    prompts = hits.prompts or (0,) * len(hits.scores)
+    for score, mid, sid, kid, prompt in zip(hits.scores, hits.mids, hits.sids, hits.kids, prompts, strict=True):
+        if mid is None:
+            continue
+        key = ("knowledge", kid) if kid else ("session", sid or 0)
+        score *= DIGEST_WEIGHT if mid < 0 else PROMPT_WEIGHT if prompt else 1.0  # weighed as `_collect` does
+        if key[1] and score > best.get(key, 0.0):
+            best[key] = score
+    if not best:
+        return ranked
+    scale = FEEDBACK_WEIGHT * ranked[0].score / max(best.values())
+    out = [replace(c, score=c.score + scale * best.get((c.kind, c.rowid), 0.0)) for c in ranked]
+    return sorted(out, key=lambda c: (-c.score, c.kind, c.rowid))
+
+
 def recall(
     store: Store,
     index: Index,
@@ -783,18 +852,21 @@ def recall(
         exclude = tuple(store.session_rowids_for_native(exclude_native_ids))
         filters = Filters(exclude_sessions=exclude, exclude_statuses=INACTIVE_STATUSES)
         ranked = rank(index, concepts, filters, tuple(project or ()))
-    # The floor decides whether to speak at all: at least one candidate must clear it (or clearly
-    # beat the rest). Once it does, candidates below it that score close to the best one that
-    # clears follow it (FOLLOW_SHARE): a question's evidence is often spread over several sessions.
-    general_query = not any(c.anchor for c in concepts)
-    clearing = {(c.kind, c.rowid) for c in ranked if _clears_floor(c, len(concepts), general_query)}
-    if general_query and clearing and not _clear_winner(ranked, len(concepts), general_query):
-        clearing = set()
-    if ranked and (ranked[0].kind, ranked[0].rowid) not in clearing and _clear_winner(ranked, len(concepts)):
-        clearing.add((ranked[0].kind, ranked[0].rowid))
-    if not clearing:
-        return RecallResult("", [])
-    follow = FOLLOW_SHARE_GATHER if _gathers(index, query) else FOLLOW_SHARE
+        # The floor decides whether to speak at all: at least one candidate must clear it (or clearly
+        # beat the rest). Once it does, candidates below it that score close to the best one that
+        # clears follow it (FOLLOW_SHARE): a question's evidence is often spread over several sessions.
+        general_query = not any(c.anchor for c in concepts)
+        clearing = {(c.kind, c.rowid) for c in ranked if _clears_floor(c, len(concepts), general_query)}
+        if general_query and clearing and not _clear_winner(ranked, len(concepts), general_query):
+            clearing = set()
+        if ranked and (ranked[0].kind, ranked[0].rowid) not in clearing and _clear_winner(ranked, len(concepts)):
+            clearing.add((ranked[0].kind, ranked[0].rowid))
+        if not clearing:
+            return RecallResult("", [])
+        gathers = _gathers(index, query)
+        if FEEDBACK_WEIGHT > 0 and len(ranked) > 1 and max(c.coverage for c in ranked) < FEEDBACK_MAX_COVERAGE:
+            ranked = _feedback(store, index, concepts, ranked, filters)
+    follow = FOLLOW_SHARE_GATHER if gathers else FOLLOW_SHARE
     candidates = [c for c in ranked if (c.kind, c.rowid) in clearing or c.score >= follow * ranked[0].score]
     sessions = store.sessions_by_rowid(c.rowid for c in candidates if c.kind == "session")
     items = store.knowledge_by_rowid(c.rowid for c in candidates if c.kind == "knowledge")

@@ -456,3 +456,53 @@ def test_questions_that_gather_from_several_sessions(tmp_path: Path) -> None:
         assert _gathers(index, question), question
     for question in ("why is psycopg pinned to 3.1.18", "which local port does the payments database use"):
         assert not _gathers(index, question), question
+
+
+FIXED = "bbbbbbbb-1111-4000-8000-000000000001"
+SAME_FIX = "bbbbbbbb-1111-4000-8000-000000000002"
+OTHER = "bbbbbbbb-1111-4000-8000-000000000003"
+
+
+def test_feedback_raises_the_candidate_that_shares_the_best_passages_words(tmp_path: Path) -> None:
+    """Pseudo-relevance feedback: the best candidate's passage names the fix (pgbouncer, transaction
+    pooling), so of two sessions that match the question equally, the one that also names it gains;
+    no candidate loses, and the gain is at most FEEDBACK_WEIGHT of the best score."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.index import INACTIVE_STATUSES, Filters
+    from smriti.ingest import ingest
+    from smriti.recall import FEEDBACK_WEIGHT, _feedback, _prepare, rank
+
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    rng = random.Random(3)
+    for native, day, lines in (
+        (
+            FIXED,
+            1,
+            [
+                "The nightly payout export is slow and exhausts database connections.",
+                "Fixed: payouts now go through pgbouncer in transaction pooling mode.",
+            ],
+        ),
+        (SAME_FIX, 2, ["The payout export again.", "Checked pgbouncer: transaction pooling is on."]),
+        (OTHER, 3, ["The payout export again.", "Checked the cron schedule: it runs at 02:00."]),
+    ):
+        t = Transcript(native, datetime(2026, 10, day, 9, tzinfo=UTC))
+        t.user(lines[0])
+        t.assistant(lines[1])
+        t.routine(rng, 2)
+        t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    with index.pinned():
+        concepts = _prepare(index, "why is the payout export slow")
+        ranked = rank(index, concepts, Filters(exclude_statuses=INACTIVE_STATUSES), (PROJECT,))
+        after = _feedback(store, index, concepts, ranked, Filters(exclude_statuses=INACTIVE_STATUSES))
+    native = {c.rowid: store.session_row(c.rowid).native_id for c in ranked}
+    assert native[ranked[0].rowid] == FIXED
+    before = {native[c.rowid]: c.score for c in ranked}
+    gain = {native[c.rowid]: c.score - before[native[c.rowid]] for c in after}
+    assert all(g >= 0 for g in gain.values())
+    assert max(gain.values()) <= FEEDBACK_WEIGHT * ranked[0].score + 1e-9
+    assert gain[SAME_FIX] > gain[OTHER]
