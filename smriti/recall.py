@@ -811,7 +811,7 @@ def _feedback(
     top = max(weight[w] for w in terms)
     groups = [[([w], weight[w] / top)] for w in terms]
     sids = tuple(sorted({c.rowid for c in ranked if c.kind == "session"} | {0}))
-    within = Filters(**{**filters.__dict__, "sessions": sids})
+    within = filters._replace(sessions=sids)
     hits = index.search_any_of(groups, within, limit=FEEDBACK_HITS)
     best: dict[Key, float] = {}
     prompts = hits.prompts or (0,) * len(hits.scores)
