@@ -70,8 +70,12 @@ class Worker:
         ctx = multiprocessing.get_context("fork")
         jobs_in, jobs_out = ctx.Pipe(duplex=False)
         results_in, results_out = ctx.Pipe(duplex=False)
+        # Set while the parent waits for an answer: the worker is behind, so it leaves the digests
+        # of what it parses to the parent (which computes them as it always did) until it catches
+        # up. The work splits itself between the two by who is waiting, on an idle machine or not.
+        self._waiting = ctx.RawValue("b", 0)
         self._process = ctx.Process(
-            target=_serve, args=(adapters, jobs_in, jobs_out, results_in, results_out), daemon=True
+            target=_serve, args=(adapters, jobs_in, jobs_out, results_in, results_out, self._waiting), daemon=True
         )
         self._process.start()
         # The parent keeps only its own ends, so either side sees the other's death as end of file.
@@ -81,6 +85,7 @@ class Worker:
         self._results = results_in
         self.in_flight = 0
         self.in_flight_bytes = 0
+        self.waits = 0
 
     def send(self, adapter: str, path: str, resume: Any, size: int) -> None:
         self._jobs.send((adapter, path, resume))
@@ -89,10 +94,19 @@ class Worker:
 
     def receive(self, size: int) -> Parsed:
         """The answer to the oldest job; raises EOFError or OSError when the worker died."""
-        data = self._results.recv_bytes()
+        if not self._results.poll():
+            self._waiting.value = 1
+            self.waits += 1
+        try:
+            data = self._results.recv_bytes()
+        finally:
+            self._waiting.value = 0
         self.in_flight -= 1
         self.in_flight_bytes -= size
-        answer: Parsed = pickle.loads(data)
+        try:
+            answer: Parsed = pickle.loads(data)
+        except Exception:  # a third-party adapter's result that does not come back whole: parse it here
+            return Parsed(None, None, {})
         return answer
 
     def close(self) -> None:
@@ -118,7 +132,9 @@ def start(adapters: dict[str, Adapter]) -> Worker | None:
         return None
 
 
-def _serve(adapters: dict[str, Adapter], jobs_in: Any, jobs_out: Any, results_in: Any, results_out: Any) -> None:
+def _serve(
+    adapters: dict[str, Adapter], jobs_in: Any, jobs_out: Any, results_in: Any, results_out: Any, waiting: Any
+) -> None:
     """The worker's loop: read a job, parse and digest, hand the pickled answer to the sender."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops us
     jobs_out.close()
@@ -145,13 +161,13 @@ def _serve(adapters: dict[str, Adapter], jobs_in: Any, jobs_out: Any, results_in
         if job is None:
             break
         name, path, resume = job
-        answers.put(_answer(adapters[name], name, path, resume, settings, warnings))
+        answers.put(_answer(adapters[name], path, resume, settings, warnings, waiting))
     answers.put(None)
     thread.join()
 
 
 def _answer(
-    adapter: Adapter, name: str, path: str, resume: Any, settings: dict[str, Settings], warnings: list[str]
+    adapter: Adapter, path: str, resume: Any, settings: dict[str, Settings], warnings: list[str], waiting: Any
 ) -> bytes:
     try:
         parsed: ParseResult = adapter.parse(Path(path), resume)
@@ -159,6 +175,8 @@ def _answer(
         return pickle.dumps(Parsed(None, f"{type(exc).__name__}: {exc}", {}), protocol=pickle.HIGHEST_PROTOCOL)
     digests: dict[int, Precomputed] = {}
     for i, session in enumerate(parsed.sessions):
+        if waiting.value:  # the parent is waiting for this answer: it digests the rest itself
+            break
         if not session.messages:
             continue
         try:
