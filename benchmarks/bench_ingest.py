@@ -158,7 +158,8 @@ def main() -> None:
         stats = generate(corpus, args.sessions, args.seed)
         mb = stats["bytes"] / 1e6
         runners: dict[str, tuple[str, Path | None, dict[str, str]]] = {
-            "smriti (this checkout)": (SMRITI_INGEST, REPO, {}),
+            # the worker forced on: left to itself it does not start on a machine with no core to spare
+            "smriti (this checkout)": (SMRITI_INGEST, REPO, {"SMRITI_INGEST_WORKER": "1"}),
             # the same code with its worker process turned off (smriti.ingest_worker): what the second core buys
             "smriti (this checkout, one process)": (SMRITI_INGEST, REPO, {"SMRITI_INGEST_WORKER": "0"}),
         }

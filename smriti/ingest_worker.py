@@ -10,11 +10,16 @@ did not see applies (`Enricher.enrich`); otherwise it computes the digest itself
 
 Only where it pays and is safe: on Linux (the worker is forked, so it starts in a few ms with every
 module and adapter already loaded; it never touches the parent's store or index, and leaves by
-`os._exit`, so no destructor of theirs runs in it), for a run with at least MIN_BYTES to read, and
-never for a source over MAX_SOURCE_BYTES (the parent parses that one itself: its parsed form would
-otherwise be held twice, once in each process). Anything the worker cannot do (an adapter that
-raises, a result that does not pickle, a worker that dies) is redone by the parent, in-process.
-`SMRITI_INGEST_WORKER=0` turns the worker off.
+`os._exit`, so no destructor of theirs runs in it), with a core to spare (`enabled`), for a run
+with at least MIN_BYTES to read, and never for a source over MAX_SOURCE_BYTES (the parent parses
+that one itself: its parsed form would otherwise be held twice, once in each process). Anything the
+worker cannot do (an adapter that raises, a result that does not pickle, a worker that dies) is
+redone by the parent, in-process. Ctrl-C reaches both processes: the worker ignores it, the parent
+stops it on the way out.
+
+Whoever waits digests: while the parent waits for an answer, the worker is behind, so it sends what
+it parses without digests and the parent computes them itself; when the parent is busy writing,
+the worker digests ahead. The split follows the two processes' speeds, on an idle machine or not.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from typing import Any
 from smriti import project as projects
 from smriti.adapters import Adapter
 from smriti.digest.apply import Precomputed, precompute, repo_settings
-from smriti.digest.taxonomy import Settings
+from smriti.digest.taxonomy import Settings, default_settings
 from smriti.models import ParseResult
 
 # Below this much to read, one process: starting the worker costs little, but loading the category
@@ -58,7 +63,16 @@ class Parsed:
 
 
 def enabled() -> bool:
-    return sys.platform == "linux" and os.environ.get("SMRITI_INGEST_WORKER", "1") != "0"
+    """Whether a run may start a worker: on Linux, with a core to spare (`SMRITI_INGEST_WORKER`: 0
+    never, 1 whenever it can, unset: when the last minute's load average leaves a core free). On a
+    busy machine the worker only competes with the parent for a core, and costs its pickling."""
+    if sys.platform != "linux":
+        return False
+    setting = os.environ.get("SMRITI_INGEST_WORKER", "")
+    if setting in ("0", "1"):
+        return setting == "1"
+    cores = os.cpu_count() or 1
+    return cores >= 2 and os.getloadavg()[0] <= cores - 1
 
 
 class Worker:
@@ -126,6 +140,7 @@ def start(adapters: dict[str, Adapter]) -> Worker | None:
     """A worker, or None where none can start (no fork on this platform, no processes left)."""
     if not enabled():
         return None
+    default_settings()  # the parent needs the seeded taxonomy too: parsed once, before the fork, for both
     try:
         return Worker(adapters)
     except (OSError, ValueError):

@@ -44,6 +44,7 @@ def worker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     """Every ingest of a test both ways: in one process, and with sources parsed and digested by
     ingest's worker process (smriti.ingest_worker), which small corpora like these never start."""
     if request.param == "worker process":
+        monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
         if not ingest_worker.enabled():
             pytest.skip("no worker process on this platform")
         monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)
@@ -266,6 +267,7 @@ def _dies_on_third_source(answer: Callable[..., bytes]) -> Callable[..., bytes]:
 def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
     if not ingest_worker.enabled():
         pytest.skip("no worker process on this platform")
     files = _files(corpus)
