@@ -240,6 +240,10 @@ def ingest(
     patterns ever holds the store's write lock: the only team regexes run under it are the
     categorize rules' searches, each bounded by saferegex.SEARCH_TIMEOUT per message and all of a
     run by MAX_TIMEOUTS of those (0.15 s).
+
+    On a machine with a core to spare, a big run's sources are parsed (and their new sessions
+    digested) by a worker process a window ahead, while this one writes (smriti.ingest_worker);
+    the batches, their order and what is stored are the same.
     """
     result = IngestResult()
     roots = known_project_roots(store)
