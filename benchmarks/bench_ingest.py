@@ -41,17 +41,21 @@ from smriti.config import UserConfig
 from smriti.index import Index
 from smriti.ingest import ingest
 from smriti.store import Store
-t0, c0 = time.perf_counter(), time.process_time()
+import os
+def cpu():  # this process's CPU time and that of its children (ingest's worker process), once waited for
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+t0, c0 = time.perf_counter(), cpu()
 data = Path(sys.argv[3])
 store = Store(data / "smriti.db")
 index = Index(data / "index")
 if sys.argv[4:] == ["built"]:  # an index some earlier command built while the store was empty
     index.rebuild(store)
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0 = time.perf_counter(), cpu()
 result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [Path(sys.argv[2])])
 assert not result.errors, result.errors[:3]
 store.close()
-print(time.process_time() - c0)  # CPU time: less swayed than wall time by other work on the machine
+print(cpu() - c0)  # CPU time (a worker process's included): less swayed than wall time by other work
 print(time.perf_counter() - t0)
 """
 
@@ -107,9 +111,15 @@ print(time.perf_counter() - t0)
 )
 
 
-def run(code: str, *args: str, cpu: list[float] | None = None) -> float:
+def run(code: str, *args: str, cpu: list[float] | None = None, env: dict[str, str] | None = None) -> float:
     """Wall seconds of one run (its last line); `cpu` gets its CPU seconds when it prints them before."""
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
     if out.returncode:
         raise SystemExit(f"failed: {out.stderr[-2000:]}")
     lines = out.stdout.strip().splitlines()
@@ -147,15 +157,21 @@ def main() -> None:
         corpus = work / "corpus"
         stats = generate(corpus, args.sessions, args.seed)
         mb = stats["bytes"] / 1e6
-        runners = {"smriti (this checkout)": (SMRITI_INGEST, REPO)}
+        runners: dict[str, tuple[str, Path | None, dict[str, str]]] = {
+            # the worker forced on: left to itself it does not start on a machine with no core to spare
+            "smriti (this checkout)": (SMRITI_INGEST, REPO, {"SMRITI_INGEST_WORKER": "1"}),
+            # the same code with its worker process turned off (smriti.ingest_worker): what the second core buys
+            "smriti (this checkout, one process)": (SMRITI_INGEST, REPO, {"SMRITI_INGEST_WORKER": "0"}),
+        }
         if old is not None:
-            runners[f"smriti at {args.old}"] = (SMRITI_INGEST, old)
-        runners["SQLite FTS5 baseline"] = (FTS5_INGEST, None)
-        runners["bare Tantivy baseline"] = (TANTIVY_INGEST, None)
+            runners[f"smriti at {args.old}"] = (SMRITI_INGEST, old, {})
+        runners["SQLite FTS5 baseline"] = (FTS5_INGEST, None, {})
+        runners["bare Tantivy baseline"] = (TANTIVY_INGEST, None, {})
         times: dict[str, list[float]] = {name: [] for name in runners}
-        cpu: dict[str, list[float]] = {name: [] for name, (_, root) in runners.items() if root is not None}
+        cpu: dict[str, list[float]] = {name: [] for name, (_, root, _) in runners.items() if root is not None}
+        loads = [os.getloadavg()[0]]
         for r in range(args.rounds):
-            for n, (name, (code, root)) in enumerate(runners.items()):
+            for n, (name, (code, root, env)) in enumerate(runners.items()):
                 data = work / f"data-{n}"
                 shutil.rmtree(data, ignore_errors=True)
                 data.mkdir()
@@ -163,16 +179,18 @@ def main() -> None:
                     times[name].append(run(code, str(corpus), str(data)))
                 else:
                     extra = ["built"] if args.built_index else []
-                    times[name].append(run(code, str(root), str(corpus), str(data), *extra, cpu=cpu[name]))
+                    times[name].append(run(code, str(root), str(corpus), str(data), *extra, cpu=cpu[name], env=env))
                 if r == args.rounds - 1 and root is not None:
-                    times[name + " digest"] = [0.0]
                     (work / f"digest-{n}").write_text(digest(data))
-        digests = {n: (work / f"digest-{n}").read_text() for n, (_, (_, root)) in enumerate(runners.items()) if root}
+            loads.append(os.getloadavg()[0])
+        digests = {
+            name: (work / f"digest-{n}").read_text() for n, (name, (_, root, _)) in enumerate(runners.items()) if root
+        }
         fts = statistics.median(times["SQLite FTS5 baseline"])
-        load = os.getloadavg()[0]
         print(
             f"# ingest side by side — {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, {os.cpu_count()} cores, "
-            f"Python {platform.python_version()}, load average {load:.1f}"
+            f"Python {platform.python_version()}, load average {min(loads):.1f}–{max(loads):.1f} "
+            f"(1-minute, before and after each round)"
         )
         print(
             f"corpus: {args.sessions} Claude Code sessions, {stats['lines']} messages, {mb:.1f} MB; "
@@ -184,15 +202,21 @@ def main() -> None:
         for name in runners:
             s = statistics.median(times[name])
             print(f"| {name} | {s:.2f} | {mb / s:.1f} | {fts / s:.2f}x |")
-        if len(cpu) == 2:
-            (a_name, a_cpu), (b_name, b_cpu) = cpu.items()
-            print(
-                f"\nCPU time, median: {a_name} {statistics.median(a_cpu):.2f} s, {b_name} "
-                f"{statistics.median(b_cpu):.2f} s ({statistics.median(a_cpu) / statistics.median(b_cpu):.2f}x)"
+        base = f"smriti at {args.old}" if old is not None else "smriti (this checkout, one process)"
+        print("\nCPU time (the worker process's included), median: ", end="")
+        print(
+            "; ".join(
+                f"{name} {statistics.median(c):.2f} s ({statistics.median(c) / statistics.median(cpu[base]):.2f}x)"
+                for name, c in cpu.items()
             )
-        if len(digests) == 2:
-            a, b = digests.values()
-            print(f"\nstore + index equal to {args.old}'s: {'yes' if a == b else 'NO'} (sha256 {a[:12]} / {b[:12]})")
+        )
+        print(f"wall per round, this checkout / {base}: ", end="")
+        print(", ".join(f"{a / b:.2f}" for a, b in zip(times["smriti (this checkout)"], times[base], strict=True)))
+        for name, d in digests.items():
+            if name != base:
+                same = "yes" if d == digests[base] else "NO"
+                print(f"store + index of {name} equal to {base}'s: {same} (sha256 {d[:12]} / {digests[base][:12]})")
+        print(f"load averages: {', '.join(f'{x:.1f}' for x in loads)}")
         print(json.dumps({name: [round(t, 2) for t in ts] for name, ts in times.items() if "digest" not in name}))
     finally:
         if old is not None:

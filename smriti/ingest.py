@@ -26,14 +26,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from smriti import ingest_worker
 from smriti import project as projects
 from smriti.adapters import Adapter, Registry
 from smriti.adapters._jsonl import MAX_SOURCE_BYTES, MAX_WHOLE_SOURCE_BYTES, describe_mode, read_whole
 from smriti.config import NO_SAVE_MARKER, UserConfig
-from smriti.digest.apply import Enricher
+from smriti.digest.apply import Enricher, Precomputed
 from smriti.errors import InvalidInput
 from smriti.index import Index
-from smriti.models import ParseResult, Problem, Session
+from smriti.models import Problem, Session
 from smriti.store import SourceState, Store
 
 Progress = Callable[[int, int, str], None]
@@ -239,6 +240,10 @@ def ingest(
     patterns ever holds the store's write lock: the only team regexes run under it are the
     categorize rules' searches, each bounded by saferegex.SEARCH_TIMEOUT per message and all of a
     run by MAX_TIMEOUTS of those (0.15 s).
+
+    On a machine with a core to spare, a big run's sources are parsed (and their new sessions
+    digested) by a worker process a window ahead, while this one writes (smriti.ingest_worker);
+    the batches, their order and what is stored are the same.
     """
     result = IngestResult()
     roots = known_project_roots(store)
@@ -249,20 +254,48 @@ def ingest(
     for root in roots:  # the repos of the sessions stored before: their configs, once
         enricher.settings_for_repo(str(root))
     result.files_seen = len(tasks)
+    # What each source needs, decided up front (no result is touched yet: that happens in order,
+    # below), so the sources to parse can go to a worker process ahead of the writes.
+    checks = [
+        _examine(store, adapter, path, known.get(str(path)), config, stats.pop(str(path), None))
+        for adapter, path in tasks
+    ]
+    feed = _Feed(tasks, checks)
+    try:
+        _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
+    finally:
+        feed.close()
+    result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
+    result.indexed = index.sync(store)
+    return result
+
+
+def _ingest_batches(
+    store: Store,
+    enricher: Enricher,
+    tasks: list[tuple[Adapter, Path]],
+    checks: list[_ToParse | Callable[[IngestResult], None]],
+    feed: _Feed,
+    config: UserConfig,
+    result: IngestResult,
+    progress: Progress | None,
+) -> None:
     done = 0
     while done < len(tasks):
         reads: list[_SourceRead] = []
         read_bytes = 0
         while done < len(tasks) and len(reads) < BATCH_SOURCES and read_bytes < BATCH_BYTES:
             adapter, path = tasks[done]
+            check = checks[done]
             done += 1
             if progress:
                 progress(done, len(tasks), str(path))
-            spath = str(path)
-            read = _read_source(store, adapter, path, known.get(spath), config, result, stats.pop(spath, None))
-            if read is not None:
-                reads.append(read)
-                read_bytes += read.size
+            if not isinstance(check, _ToParse):
+                check(result)
+                continue
+            read = _read_source(adapter, path, check, feed.parsed(done - 1, adapter, path, check.resume), result)
+            reads.append(read)
+            read_bytes += read.size
         for read in reads:  # repos first seen in this batch: their configs before the write lock
             for session in read.sessions:
                 proj = projects.resolve(session.cwd)
@@ -271,9 +304,58 @@ def ingest(
             with store.batch():
                 for read in reads:
                     _store_source(store, enricher, read, config, result)
-    result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
-    result.indexed = index.sync(store)
-    return result
+
+
+class _Feed:
+    """Each source's parse, in task order: from the worker process (`smriti.ingest_worker`) for the
+    sources sent to it, else parsed here. The worker runs at most a window ahead."""
+
+    def __init__(self, tasks: list[tuple[Adapter, Path]], checks: list[_ToParse | Callable[[IngestResult], None]]):
+        self._jobs = [
+            (i, c)
+            for i, c in enumerate(checks)
+            if isinstance(c, _ToParse) and c.st_size <= ingest_worker.MAX_SOURCE_BYTES
+        ]
+        self._tasks = tasks
+        self._sent = self._next = 0
+        self.worker = None
+        if self._jobs and sum(c.st_size for _, c in self._jobs) >= ingest_worker.MIN_BYTES:
+            self.worker = ingest_worker.start({a.name: a for a, _ in tasks})
+        self._fill()
+
+    def _fill(self) -> None:
+        w = self.worker
+        while (
+            w is not None
+            and self._sent < len(self._jobs)
+            and w.in_flight < ingest_worker.WINDOW_SOURCES
+            and w.in_flight_bytes < ingest_worker.WINDOW_BYTES
+        ):
+            i, check = self._jobs[self._sent]
+            adapter, path = self._tasks[i]
+            w.send(adapter.name, str(path), check.resume, check.st_size)
+            self._sent += 1
+
+    def parsed(self, i: int, adapter: Adapter, path: Path, resume: Any) -> ingest_worker.Parsed:
+        if self.worker is not None and self._next < self._sent and self._jobs[self._next][0] == i:
+            self._next += 1
+            try:
+                answer = self.worker.receive(self._jobs[self._next - 1][1].st_size)
+            except (EOFError, OSError):  # the worker died: what it had not answered is parsed here
+                self.close()
+            else:
+                self._fill()
+                if answer.parsed is not None or answer.error is not None:
+                    return answer
+        try:
+            return ingest_worker.Parsed(adapter.parse(path, resume), None, {})
+        except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
+            return ingest_worker.Parsed(None, f"{type(exc).__name__}: {exc}", {})
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
 
 
 @dataclass
@@ -286,53 +368,81 @@ class _SourceRead:
     sessions: list[Session] = field(default_factory=list)
     state: SourceState | None = None  # remembered as read (None: read again next run)
     problems: list[str] | None = None  # the source's recorded problems, replaced (None: left as they are)
+    digests: dict[int, Precomputed] = field(default_factory=dict)  # session index → digest from the worker
 
 
-def _read_source(
+@dataclass(frozen=True, slots=True)
+class _ToParse:
+    """A source this run must parse: its stat, fingerprint and resume point."""
+
+    st_mode: int
+    st_ino: int
+    st_size: int
+    size: int
+    mtime_ns: int
+    known: SourceState | None
+    resume: Any
+
+
+def _examine(
     store: Store,
     adapter: Adapter,
     path: Path,
     known: SourceState | None,
     config: UserConfig,
-    result: IngestResult,
     planned: os.stat_result | None = None,
-) -> _SourceRead | None:
-    """Parse one source (no write): what to store of it, or None when there is nothing to store.
+) -> _ToParse | Callable[[IngestResult], None]:
+    """What a source needs: a parse (`_ToParse`), or nothing but a note in the result (a function
+    that makes it, called when the source's turn comes, so the result reads in the sources' order).
 
     `planned`: the source's stat taken when the run found it (before any source was read, so a
     change after it is seen by the next run, as one after a stat taken here would be)."""
     spath = str(path)
     if config.excludes(spath):
-        result.skipped.append({"path": spath, "reason": "excluded by config"})
-        return None
+        return lambda result: result.skipped.append({"path": spath, "reason": "excluded by config"})
     try:
         st = planned or os.stat(path)
     except OSError as exc:
-        result.errors.append(Problem(spath, f"cannot stat: {exc.strerror or exc}"))
-        result.unreadable.append(spath)
-        return None
+        problem = Problem(spath, f"cannot stat: {exc.strerror or exc}")
+
+        def unreadable(result: IngestResult) -> None:
+            result.errors.append(problem)
+            result.unreadable.append(spath)
+
+        return unreadable
     if stat.S_ISREG(st.st_mode) and st.st_size == 0 and not (known and known.sessions):
-        result.skipped.append({"path": spath, "reason": "empty file: nothing to read yet"})
-        return None
+        return lambda result: result.skipped.append({"path": spath, "reason": "empty file: nothing to read yet"})
     size, mtime_ns = _fingerprint(path, st, wal=getattr(adapter, "sqlite_sources", True))
     if (
         known
         and known.agent == adapter.name
         and (known.size, known.mtime_ns, known.inode) == (size, mtime_ns, st.st_ino)
     ):
-        result.files_unchanged += 1
-        result.sessions_found += len(known.sessions)
-        return None
+        sessions = len(known.sessions)
+
+        def unchanged(result: IngestResult) -> None:
+            result.files_unchanged += 1
+            result.sessions_found += sessions
+
+        return unchanged
     resume = None
     if known and known.agent == adapter.name and size >= known.size:
         state = store.source_state(spath)
         resume = state.resume if state else None
+    return _ToParse(st.st_mode, st.st_ino, st.st_size, size, mtime_ns, known, resume)
+
+
+def _read_source(
+    adapter: Adapter, path: Path, check: _ToParse, answer: ingest_worker.Parsed, result: IngestResult
+) -> _SourceRead:
+    """One parsed source (no write): what to store of it."""
+    spath = str(path)
+    known, resume, size = check.known, check.resume, check.size
     before = len(result.errors)  # this read's problems replace the source's recorded ones (status shows them)
     out = _SourceRead(spath, adapter.name, size)
-    try:
-        parsed: ParseResult = adapter.parse(path, resume)
-    except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
-        result.errors.append(Problem(spath, f"adapter {adapter.name!r} failed: {type(exc).__name__}: {exc}"))
+    parsed = answer.parsed
+    if parsed is None:  # the adapter failed: a bug in one adapter must not stop the rest of the ingest
+        result.errors.append(Problem(spath, f"adapter {adapter.name!r} failed: {answer.error}"))
         result.unreadable.append(spath)
         out.problems = [_problem_line(p) for p in result.errors[before:]]
         return out
@@ -359,10 +469,11 @@ def _read_source(
         if session.native_id not in native_ids:
             native_ids.append(session.native_id)
     out.sessions = parsed.sessions
+    out.digests = answer.digests
     # An unreadable source (a directory named like a transcript, no permission) is not
     # remembered, so it is reported again until someone fixes it.
-    if stat.S_ISREG(st.st_mode) and os.access(path, os.R_OK):
-        out.state = SourceState(spath, adapter.name, size, mtime_ns, st.st_ino, parsed.resume, native_ids)
+    if stat.S_ISREG(check.st_mode) and os.access(path, os.R_OK):
+        out.state = SourceState(spath, adapter.name, size, check.mtime_ns, check.st_ino, parsed.resume, native_ids)
     out.problems = [_problem_line(p) for p in result.errors[before:]]
     result.sessions_found += len(native_ids)
     return out
@@ -372,8 +483,8 @@ def _store_source(
     store: Store, enricher: Enricher, read: _SourceRead, config: UserConfig, result: IngestResult
 ) -> None:
     """Write one source's read (inside the batch's transaction)."""
-    for session in read.sessions:
-        _store_session(store, enricher, session, config, result)
+    for i, session in enumerate(read.sessions):
+        _store_session(store, enricher, session, config, result, read.digests.get(i))
     if read.state is not None:
         store.save_source_state(read.state)
     if read.problems is not None:
@@ -402,7 +513,12 @@ def _fingerprint(path: Path, st: os.stat_result, *, wal: bool = True) -> tuple[i
 
 
 def _store_session(
-    store: Store, enricher: Enricher, session: Session, config: UserConfig, result: IngestResult
+    store: Store,
+    enricher: Enricher,
+    session: Session,
+    config: UserConfig,
+    result: IngestResult,
+    pre: Precomputed | None = None,
 ) -> None:
     if store.is_tombstoned(session.agent, session.native_id):
         return
@@ -422,4 +538,10 @@ def _store_session(
     if written.added or written.updated or written.created:
         result.sessions_ingested += 1
         # Categorize and distill now, in the same batch: appended messages are scored alone.
-        enricher.enrich(store.session_row(written.session_rowid), full=written.updated > 0, rows=written.stored)
+        # `pre` (the worker's digest) was made from these very messages; it only fits rows written whole.
+        enricher.enrich(
+            store.session_row(written.session_rowid),
+            full=written.updated > 0,
+            rows=written.stored,
+            pre=pre if written.stored is not None else None,
+        )

@@ -15,7 +15,8 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from itertools import zip_longest
 from pathlib import Path
 
@@ -24,8 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from smriti import ingest_worker
 from smriti.adapters import load_registry
 from smriti.config import UserConfig
+from smriti.digest.apply import as_stored
 from smriti.index import Index
 from smriti.ingest import ingest
 from smriti.models import Message, Session
@@ -34,6 +37,21 @@ from smriti.store import Store
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 from snapshot import dump, index_lines, store_lines  # noqa: E402
+
+
+@pytest.fixture(params=["one process", "worker process"])
+def worker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every ingest of a test both ways: in one process, and with sources parsed and digested by
+    ingest's worker process (smriti.ingest_worker), which small corpora like these never start."""
+    if request.param == "worker process":
+        monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
+        if not ingest_worker.enabled():
+            pytest.skip("no worker process on this platform")
+        monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)
+        monkeypatch.setattr(ingest_worker, "WINDOW_SOURCES", 5)  # answers wait in the pipe, as on a big run
+    else:
+        monkeypatch.setenv("SMRITI_INGEST_WORKER", "0")
+    return str(request.param)
 
 
 def _ingest(data: Path, paths: list[Path]) -> None:
@@ -62,7 +80,7 @@ def _files(corpus: Path) -> list[Path]:
     return list(adapter.discover(corpus))
 
 
-def test_one_run_stores_what_many_runs_and_re_reads_store(corpus: Path, tmp_path: Path) -> None:
+def test_one_run_stores_what_many_runs_and_re_reads_store(corpus: Path, tmp_path: Path, worker: str) -> None:
     files = _files(corpus)
     assert len(files) == 40
     # Many runs: a first third into a new data dir (the index is built in one go), then the rest:
@@ -86,7 +104,7 @@ def test_one_run_stores_what_many_runs_and_re_reads_store(corpus: Path, tmp_path
     assert _differences(one_dump, dump(many)) == []
 
 
-def test_a_session_appended_to_stores_what_one_read_of_it_does(corpus: Path, tmp_path: Path) -> None:
+def test_a_session_appended_to_stores_what_one_read_of_it_does(corpus: Path, tmp_path: Path, worker: str) -> None:
     files = _files(corpus)[:6]
     last = files[-1]
     full = last.read_bytes()
@@ -188,6 +206,11 @@ def test_rows_handed_to_enrichment_equal_the_read_back_for_every_agent(tmp_path:
                     if written.stored is not None:
                         handed += 1
                         assert written.stored == store.messages(written.session_rowid), (name, source)
+                        # what the worker process digests, before any row exists
+                        back = [r.to_message() for r in written.stored]
+                        assert [
+                            replace(as_stored(m), key=r.key) for m, r in zip(session.messages, back, strict=True)
+                        ] == (back), (name, source)
     finally:
         store.close()
     assert handed >= 20  # the fixtures hold dozens of sessions: the in-memory path was taken
@@ -222,5 +245,36 @@ def test_handed_rows_decode_tool_input_as_the_store_does(tmp_path: Path, inputs:
         written = store.write_session(Session("claude-code", "s1", messages), None, None)
         assert written.stored is not None
         assert written.stored == store.messages(written.session_rowid)
+        assert [as_stored(m) for m in messages] == [
+            replace(r.to_message(), key=m.key) for r, m in zip(written.stored, messages, strict=True)
+        ]
     finally:
         store.close()
+
+
+def _dies_on_third_source(answer: Callable[..., bytes]) -> Callable[..., bytes]:
+    calls = []
+
+    def answer_or_die(*args: object) -> bytes:
+        calls.append(1)
+        if len(calls) == 3:
+            os._exit(1)  # the worker process dies (killed, out of memory) with sources unanswered
+        return answer(*args)
+
+    return answer_or_die
+
+
+def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
+    if not ingest_worker.enabled():
+        pytest.skip("no worker process on this platform")
+    files = _files(corpus)
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "0")
+    _ingest(tmp_path / "one", files)
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
+    monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)
+    monkeypatch.setattr(ingest_worker, "_answer", _dies_on_third_source(ingest_worker._answer))
+    _ingest(tmp_path / "died", files)
+    assert _differences(dump(tmp_path / "one"), dump(tmp_path / "died")) == []

@@ -13,6 +13,7 @@ and every categorize of that project's sessions consults them (`learned.TeamMemo
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from smriti.digest.categorize import CategoryResult, add_scores, pattern_warning
 from smriti.digest.combined import classify
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
+from smriti.models import ACTIONS, Message, Session
 from smriti.store import MessageRow, SessionRow, Store
 from smriti.team.knowledge import KnowledgeError, clean_title, validate_category
 
@@ -38,6 +40,77 @@ MAX_RELATIONS = 5
 LABELS_IN_USE = 300
 
 
+def repo_settings(root: str | None, cache: dict[str, Settings], warnings: list[str]) -> Settings:
+    """The team's categories for a repo (`<root>/.smriti/config.toml`), else the seeds; loaded (and
+    its patterns vetted) once per config file in `cache`. Touches no store: ingest's worker process
+    calls it too."""
+    config = Path(root) / ".smriti" / "config.toml" if root else None
+    key = str(config) if config and config.is_file() else ""
+    if key not in cache:
+        try:
+            cache[key] = load_team_categories(config) if key else default_settings()
+        except ConfigError as exc:
+            # A teammate's broken config must not stop anyone's ingest: seeds, and say so.
+            warnings.append(f"{exc} (using the built-in categories)")
+            cache[key] = default_settings()
+    return cache[key]
+
+
+@dataclass(frozen=True, slots=True)
+class Precomputed:
+    """A new session's digest, computed from its parsed messages before it is stored (by ingest's
+    worker process, on the other core): what `Enricher.enrich` would compute from the rows of the
+    session written whole, as long as its project has no team labels (they live in the store).
+    `settings` is the fingerprint it was computed with; `messages` how many messages it saw."""
+
+    settings: str
+    messages: int
+    scores: dict[str, float]
+    result: CategoryResult
+    entities: distill.Entities
+    title: str
+    summary: list[str]
+    warnings: list[str]
+
+
+def as_stored(m: Message) -> Message:
+    """A parsed message as `Store.messages(...)[i].to_message()` gives it back once stored: the tool
+    input through its JSON column (tuples become lists, keys strings), the action re-derived when it
+    is not one of today's. Only `key` differs (the row id there), and no digest reads it."""
+    tool_input = None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False)
+    return Message(
+        role=m.role,
+        text=m.text,
+        kind=m.kind,
+        key=m.key,
+        timestamp=m.timestamp,
+        tool_name=m.tool_name,
+        tool_input=json.loads(tool_input) if tool_input else None,
+        files=tuple(m.files),
+        sidechain=bool(int(m.sidechain)),
+        action=m.action if m.action in ACTIONS else None,
+    )
+
+
+def precompute(session: Session, settings: Settings) -> Precomputed:
+    """`Enricher.enrich`'s pure part for a session about to be written whole (no digest yet, no team
+    labels): the same calls on the same messages, so the same digest."""
+    messages = [as_stored(m) for m in session.messages]
+    model = learned.load_model()
+    scores = {} if model is not None and model.rules_weight == 0 else score_messages(messages, settings)
+    result = classify(messages, settings, scores=scores or None, team=None, model=model, session=None)
+    return Precomputed(
+        settings.fingerprint,
+        len(messages),
+        scores,
+        result,
+        distill.entities(messages),
+        distill.title(messages),
+        distill.summary(messages),
+        pattern_warnings(settings),
+    )
+
+
 @dataclass
 class Enricher:
     store: Store
@@ -50,8 +123,9 @@ class Enricher:
         """The project's labels, ready to vote; None when it has none (or no model is installed)."""
         key = project or ""
         if key not in self._memories:
-            model = learned.load_model()
-            labels = self.store.category_labels(key, LABELS_IN_USE) if model else []
+            # The labels first: a project without any (the usual case) needs no model loaded here.
+            labels = self.store.category_labels(key, LABELS_IN_USE)
+            model = learned.load_model() if labels else None
             self._memories[key] = learned.TeamMemory(model, labels) if model and labels else None
         return self._memories[key]
 
@@ -61,30 +135,38 @@ class Enricher:
         return self.settings_for_repo(proj.root if proj else None)
 
     def settings_for_repo(self, root: str | None) -> Settings:
-        config = Path(root) / ".smriti" / "config.toml" if root else None
-        key = str(config) if config and config.is_file() else ""
-        if key not in self._settings:
-            try:
-                self._settings[key] = load_team_categories(config) if key else default_settings()
-            except ConfigError as exc:
-                # A teammate's broken config must not stop anyone's ingest: seeds, and say so.
-                self.warnings.append(f"{exc} (using the built-in categories)")
-                self._settings[key] = default_settings()
-        settings = self._settings[key]
+        settings = repo_settings(root, self._settings, self.warnings)
         if settings.fingerprint not in self._synced:
             self.store.sync_categories((c.id, c.parent, c.description, c.source) for c in settings.categories)
             self._synced.add(settings.fingerprint)
         return settings
 
     def enrich(
-        self, session: SessionRow, *, full: bool = False, rows: list[MessageRow] | None = None
+        self,
+        session: SessionRow,
+        *,
+        full: bool = False,
+        rows: list[MessageRow] | None = None,
+        pre: Precomputed | None = None,
     ) -> CategoryResult:
         """`rows`: the session's stored messages when the caller holds them already (ingest, for a
-        session it just wrote whole: `WriteResult.stored`); otherwise they are read back."""
+        session it just wrote whole: `WriteResult.stored`); otherwise they are read back. `pre`:
+        the digest computed from those messages before they were stored (`precompute`), used when
+        it still applies (same settings, no saved digest, no team labels); else computed here."""
         settings = self.settings_for(session)
         if rows is None:
             rows = self.store.messages(session.rowid)
         digest = self.store.get_digest(session.rowid)
+        if (
+            pre is not None
+            and digest is None
+            and pre.settings == settings.fingerprint
+            and pre.messages == len(rows)
+            and self.memory_for(session.project) is None
+        ):
+            self.warnings.extend(pre.warnings)
+            title = clean_title(session.agent_title or "", limit=distill.TITLE_MAX) or pre.title
+            return self._save(session, rows, pre.scores, settings, pre.result, pre.entities, title, pre.summary)
         messages = [r.to_message() for r in rows]
         model = learned.load_model()
         if model is not None and model.rules_weight == 0:
@@ -107,10 +189,23 @@ class Enricher:
         # The agent's own title (one the user set, or the agent's summary of the session) reads
         # better than any extract; the first real request is the fallback.
         title = clean_title(session.agent_title or "", limit=distill.TITLE_MAX) or distill.title(messages)
+        return self._save(session, rows, scores, settings, result, entities, title, distill.summary(messages))
+
+    def _save(
+        self,
+        session: SessionRow,
+        rows: list[MessageRow],
+        scores: dict[str, float],
+        settings: Settings,
+        result: CategoryResult,
+        entities: distill.Entities,
+        title: str,
+        summary: list[str],
+    ) -> CategoryResult:
         self.store.save_digest(
             session.rowid,
             title=title,
-            summary=distill.summary(messages),
+            summary=summary,
             entities=entities.to_dict(),
             confidence=result.confidence,
             scores=scores,
