@@ -17,7 +17,7 @@ Methods (each query asked from its fact's project, as a prompt hook would):
 - smriti search: `smriti.search.search(store, index, q, limit=10)`, what `smriti search` runs;
 - FTS5: SQLite FTS5 BM25 over the same messages, best message per session (benchmarks/recall/run.py).
 
-Metrics per split (tune / held-out) and query kind (close / para / para2): R@1, R@5, MRR@10; for
+Metrics per split (tune / held-out) and query kind (close / para / para2 / para3 / para4): R@1, R@5, MRR@10; for
 recall, answer-in-context (of the queries whose needle is among the results, the share whose
 context holds every key fact), context size; for unrelated prompts, the false-injection rate (a
 non-empty context). Protocol and results: README.md.
@@ -42,6 +42,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "recall")]
 from generate import _easy, generate  # noqa: E402
 from keyfacts import holds  # noqa: E402
 from para3 import PARA3  # noqa: E402
+from para4 import PARA4  # noqa: E402
 
 from smriti import paths  # noqa: E402
 from smriti.adapters import load_registry  # noqa: E402
@@ -62,8 +63,10 @@ fts5_build, fts5_rank, metrics, rank_of = (
 
 K = 10
 # para3: a fourth wording per fact, written on 2026-11-27 by a helper that never saw smriti's code
-# or results, after the last tuning round: held out on both splits (para3.py).
-KINDS = ("close", "para", "para2", "para3")
+# or results, after the last tuning round: held out on both splits (para3.py). para4: a fifth, written
+# the same way by another helper later that day, before the fourth tuning round, which never saw it.
+KINDS = ("close", "para", "para2", "para3", "para4")
+LATE_WORDINGS = {"para3": PARA3, "para4": PARA4}  # a corpus built before these lacks them
 METHODS = ("smriti recall", "smriti search", "FTS5")
 SPLITS = ("tune", "holdout")
 QUICK_DISTRACTORS = 300
@@ -122,7 +125,7 @@ def evaluate(store: Store, index: Index, meta: dict, work: Path, splits: tuple[s
             continue
         near = set(meta["near_duplicates"].get(q["fid"], ()))
         for kind in KINDS:
-            text = q[kind] if kind in q else PARA3[q["fid"]]  # a corpus built before para3 lacks it
+            text = q[kind] if kind in q else LATE_WORDINGS[kind][q["fid"]]
             target, cell = q["native_id"], (q["split"], kind)
             t0 = time.perf_counter()
             res = recall(store, index, text, project=(q["cwd"],), limit=K, now=now)
