@@ -101,3 +101,54 @@ def claude_tree(home: Path, sources: list[Path]) -> Path:
     for src in sources:
         shutil.copy(src, root / src.name)
     return root
+
+
+def claude_code_line(
+    kind: str, uuid: str, text: str, session: str = "s-1", parent: str | None = None, cwd: str | None = "/w/proj"
+) -> str:
+    """One Claude Code transcript line (a user prompt or an assistant text reply), as the CLI's
+    tests write their small transcripts."""
+    base: dict[str, object] = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "cwd": cwd,
+        "sessionId": session,
+        "version": "2.1.40",
+        "uuid": uuid,
+        "timestamp": "2026-11-01T10:00:00.000Z",
+        "type": kind,
+    }
+    if kind == "user":
+        base["message"] = {"role": "user", "content": text}
+    else:
+        content = [{"type": "text", "text": text}]
+        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x", "content": content}
+    return json.dumps(base) + "\n"
+
+
+_LEAN_RUN = """
+import io, json, sys
+argv, stdin, heavy = json.loads(sys.argv[1])
+sys.argv = ["smriti", *argv]
+if stdin is not None:
+    sys.stdin = io.StringIO(stdin)
+from smriti.console import main
+code = 0
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "heavy": sorted(m for m in heavy if m in sys.modules)}), file=sys.stderr)
+"""
+
+
+def lean_run(argv: list[str], heavy: tuple[str, ...], stdin: str | None = None) -> dict:
+    """Run `smriti ARGV` through the console dispatcher in a fresh interpreter: its exit code and
+    which of the `heavy` modules it imported (a lean path must import none)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _LEAN_RUN, json.dumps([argv, stdin, list(heavy)])],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return json.loads(proc.stderr.strip().splitlines()[-1])

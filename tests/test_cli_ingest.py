@@ -14,34 +14,14 @@ from pathlib import Path
 
 import apsw
 import pytest
-from conftest import EXAMPLES, SHARED_FIXTURES, claude_tree, invoke, invoke_json, run_smriti
+from conftest import EXAMPLES, SHARED_FIXTURES, claude_code_line, claude_tree, invoke, invoke_json, run_smriti
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 EX = str(EXAMPLES / "claude-code")
 
 
-def line(kind: str, uuid: str, text: str, session: str = "s-1", parent: str | None = None, cwd: str = "/w/proj") -> str:
-    base = {
-        "parentUuid": parent,
-        "isSidechain": False,
-        "cwd": cwd,
-        "sessionId": session,
-        "version": "2.1.40",
-        "uuid": uuid,
-        "timestamp": "2026-11-01T10:00:00.000Z",
-        "type": kind,
-    }
-    if kind == "user":
-        base["message"] = {"role": "user", "content": text}
-    else:
-        base["message"] = {
-            "id": "msg_" + uuid,
-            "role": "assistant",
-            "model": "claude-x",
-            "content": [{"type": "text", "text": text}],
-        }
-    return json.dumps(base) + "\n"
+line = claude_code_line  # one Claude Code transcript line (conftest)
 
 
 def test_examples_ingest_then_search(runner) -> None:

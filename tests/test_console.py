@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import click
 import pytest
-from conftest import invoke, run_smriti
+from conftest import invoke, lean_run, run_smriti
 
 from smriti.cli import cli
 
-LEAN_CHECK = """
-import io, json, sys
-sys.argv = ["smriti", "hook", "claude-code", "UserPromptSubmit"]
-sys.stdin = io.StringIO(json.dumps({"prompt": "hello", "session_id": "s"}))
-from smriti.console import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-heavy = sorted(m for m in ("click", "frontmatter", "tantivy", "rapidfuzz", "yaml") if m in sys.modules)
-print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
-"""
-
 
 def test_hook_path_imports_nothing_heavy() -> None:
-    proc = subprocess.run([sys.executable, "-c", LEAN_CHECK], capture_output=True, text=True, timeout=60)
-    report = json.loads(proc.stderr.strip().splitlines()[-1])
-    assert report == {"code": 0, "heavy": []}
+    heavy = ("click", "frontmatter", "tantivy", "rapidfuzz", "yaml")
+    stdin = json.dumps({"prompt": "hello", "session_id": "s"})
+    assert lean_run(["hook", "claude-code", "UserPromptSubmit"], heavy, stdin) == {"code": 0, "heavy": []}
 
 
 def test_hook_never_breaks_the_agent_even_with_garbage_stdin() -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import click
 import pytest
-from conftest import EXAMPLES, invoke_json, run_smriti
+from conftest import EXAMPLES, claude_code_line, invoke_json, lean_run, run_smriti
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,25 +20,7 @@ from smriti.index import Index
 from smriti.store import Store
 from smriti.team.knowledge import KnowledgeItem
 
-
-def line(kind: str, uuid: str, text: str, session: str, parent: str | None = None) -> str:
-    """One Claude Code transcript line."""
-    base = {
-        "parentUuid": parent,
-        "isSidechain": False,
-        "cwd": "/w/proj",
-        "sessionId": session,
-        "version": "2.1.40",
-        "uuid": uuid,
-        "timestamp": "2026-11-01T10:00:00.000Z",
-        "type": kind,
-    }
-    if kind == "user":
-        base["message"] = {"role": "user", "content": text}
-    else:
-        content = [{"type": "text", "text": text}]
-        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x", "content": content}
-    return json.dumps(base) + "\n"
+line = claude_code_line  # one Claude Code transcript line (conftest)
 
 
 HOSTILE_PROMPT = "fix the \x1b[31mzorblax\x1b[0m pool \u202ecrash\r now \x9b2J and \x1b]0;pwned\x07 too"
@@ -227,23 +208,10 @@ def test_the_console_script_answers_as_the_click_cli(store: Path, runner, argv: 
     assert (proc.returncode, proc.stdout, proc.stderr) == (result.exit_code, result.stdout, result.stderr)
 
 
-LEAN_CHECK = """
-import json, sys
-sys.argv = ["smriti", "search", *sys.argv[1:]]
-from smriti.console import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-heavy = sorted(m for m in ("click", "frontmatter", "rapidfuzz", "yaml", "smriti.cli") if m in sys.modules)
-print(json.dumps({"code": code, "heavy": heavy}), file=sys.stderr)
-"""
-
-
 @pytest.mark.parametrize("argv", [["pool", "--json"], ["zorblax", "-a", "claude-code", "-c", "bug/fix"]])
 def test_the_lean_path_imports_neither_click_nor_frontmatter(store: Path, argv: list[str]) -> None:
-    proc = subprocess.run([sys.executable, "-c", LEAN_CHECK, *argv], capture_output=True, text=True, timeout=120)
-    assert json.loads(proc.stderr.strip().splitlines()[-1]) == {"code": 0, "heavy": []}
+    heavy = ("click", "frontmatter", "rapidfuzz", "yaml", "smriti.cli")
+    assert lean_run(["search", *argv], heavy) == {"code": 0, "heavy": []}
 
 
 def test_the_option_table_is_the_click_commands() -> None:

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, invoke, invoke_json, run_smriti
+from conftest import EXAMPLES, claude_code_line, invoke, invoke_json, run_smriti
 
 EX = str(EXAMPLES / "claude-code")
 
@@ -32,27 +32,7 @@ TITLES = ("Overview", "Agents", "Projects", "Categories", "Knowledge and sharing
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
-def line(kind: str, uuid: str, text: str, session: str, cwd: str = "/w/proj", parent: str | None = None) -> str:
-    base = {
-        "parentUuid": parent,
-        "isSidechain": False,
-        "cwd": cwd,
-        "sessionId": session,
-        "version": "2.1.40",
-        "uuid": uuid,
-        "timestamp": "2026-11-01T10:00:00.000Z",
-        "type": kind,
-    }
-    if kind == "user":
-        base["message"] = {"role": "user", "content": text}
-    else:
-        base["message"] = {
-            "id": "msg_" + uuid,
-            "role": "assistant",
-            "model": "claude-x",
-            "content": [{"type": "text", "text": text}],
-        }
-    return json.dumps(base) + "\n"
+line = claude_code_line  # one Claude Code transcript line (conftest)
 
 
 GOOD = line("user", "b1", "why does the kafka consumer lag grow", "bad-1") + line(
