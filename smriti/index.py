@@ -151,6 +151,13 @@ def sections(text: str) -> list[str]:
     ]  # blank pieces kept: a section's number must not depend on what precedes it
 
 
+def bm25_idf(df: int, n_docs: int) -> float:
+    """BM25's inverse document frequency (Tantivy's formula) of a term that `df` of `n_docs` documents hold."""
+    import math  # a builtin module, loaded already by the time anything asks (tantivy imports datetime)
+
+    return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
+
+
 def _top(searcher: tantivy.Searcher, query: tantivy.Query, limit: int) -> list[tuple[Any, tantivy.DocAddress]]:
     """The `limit` best hits, or more when the limit cuts a group of equal scores: then the whole
     group (which of it stays is decided by `_tie_order`, not by Tantivy's document addresses)."""
@@ -735,15 +742,9 @@ class Index:
     def idf(self, terms: list[str]) -> dict[str, float]:
         """BM25's inverse document frequency of each analyzed term in the text field (a term no
         document holds gets the highest value: it is the rarest)."""
-        import math
-
         searcher = self._searcher()
         n = max(searcher.num_docs, 1)
-        out = {}
-        for t in terms:
-            df = searcher.doc_freq("text", t)
-            out[t] = math.log(1 + (n - df + 0.5) / (df + 0.5))
-        return out
+        return {t: bm25_idf(searcher.doc_freq("text", t), n) for t in terms}
 
     def doc_freqs(self, terms: Iterable[str], field: str = "text") -> dict[str, int]:
         """How many documents hold each term (analyzed for the text field, raw for the others)."""

@@ -84,7 +84,6 @@ DEFAULT_BUDGET per prompt, SESSION_START_BUDGET at session start.
 from __future__ import annotations
 
 import heapq
-import math
 import re
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
@@ -92,7 +91,7 @@ from pathlib import Path
 from typing import Any
 
 from smriti import untrusted
-from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, sections
+from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, bm25_idf, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
 from smriti.timewords import time_words
 
@@ -752,7 +751,7 @@ def _prepare(index: Index, query: str) -> list[Concept]:
     # "rare" or "unknown", so the index's own idf would weigh a prompt's filler like its subject and
     # the floor would depend on the store's size.
     n_docs = max(index.num_docs(), IDF_MIN_DOCS)
-    idf = {w: math.log(1 + (n_docs - freq[w] + 0.5) / (freq[w] + 0.5)) for w in words}
+    idf = {w: bm25_idf(freq[w], n_docs) for w in words}
     for c in concepts:
         # a phrase is as specific as its rarest word
         c.idf = max(idf[w] for t, weight in c.terms.items() if weight == 1.0 for w in t.split())
@@ -804,7 +803,7 @@ def _feedback(
         return ranked
     freq = index.doc_freqs(counts)
     n_docs = max(index.num_docs(), IDF_MIN_DOCS)
-    weight = {w: v * math.log(1 + (n_docs - freq[w] + 0.5) / (freq[w] + 0.5)) for w, v in counts.items() if freq[w]}
+    weight = {w: v * bm25_idf(freq[w], n_docs) for w, v in counts.items() if freq[w]}
     terms = heapq.nlargest(FEEDBACK_TERMS, weight, key=lambda w: (weight[w], w))
     if not terms:
         return ranked
