@@ -522,3 +522,38 @@ def test_problem_groups_account_for_every_problem_once(problems) -> None:
     assert sum(len(g["lines"]) for g in groups) == sum(p[4] is not None for p in problems)
     keys = [(g["severity"], g["path"], g["error"].split(" ")[0]) for g in groups]
     assert len(keys) == len(set(keys))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the ingest worker process is Linux-only")
+def test_ingest_through_the_cli_says_and_stores_the_same_with_the_worker_process(
+    runner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SMRITI_INGEST_WORKER=1 forces the second process (README); what `smriti ingest` prints and
+    what the store then holds are those of a one-process run."""
+    from smriti import ingest_worker
+
+    monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)  # the examples are far below a big run's size
+    started: list[str] = []  # the settings under which a worker process really started
+    start = ingest_worker.start
+
+    def start_and_note(*args):
+        worker = start(*args)
+        if worker is not None:
+            started.append(os.environ["SMRITI_INGEST_WORKER"])
+        return worker
+
+    monkeypatch.setattr(ingest_worker, "start", start_and_note)
+    seen = {}
+    for setting in ("0", "1"):
+        monkeypatch.setenv("SMRITI_INGEST_WORKER", setting)
+        monkeypatch.setenv("SMRITI_HOME", str(tmp_path / f"data-{setting}"))
+        text = invoke(runner, "ingest", "--path", EX).stdout
+        seen[setting] = (
+            text,
+            invoke_json(runner, "ingest", "--path", EX),  # the second run: every source unchanged
+            invoke_json(runner, "sessions"),
+            invoke_json(runner, "search", "connection pool exhausted"),
+        )
+    assert started == ["1"], started  # the first ingest of "1" only: the second has nothing to parse
+    assert seen["0"] == seen["1"]
+    assert "3 ingested" in seen["1"][0]
