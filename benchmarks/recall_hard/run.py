@@ -17,7 +17,7 @@ Methods (each query asked from its fact's project, as a prompt hook would):
 - smriti search: `smriti.search.search(store, index, q, limit=10)`, what `smriti search` runs;
 - FTS5: SQLite FTS5 BM25 over the same messages, best message per session (benchmarks/recall/run.py).
 
-Metrics per split (tune / held-out) and query kind (close / para / para2 / para3 / para4): R@1, R@5, MRR@10; for
+Metrics per split (tune / held-out) and query kind (close / para / para2 … para5): R@1, R@5, MRR@10; for
 recall, answer-in-context (of the queries whose needle is among the results, the share whose
 context holds every key fact), context size; for unrelated prompts, the false-injection rate (a
 non-empty context). Protocol and results: README.md.
@@ -43,6 +43,7 @@ from generate import _easy, generate  # noqa: E402
 from keyfacts import holds  # noqa: E402
 from para3 import PARA3  # noqa: E402
 from para4 import PARA4  # noqa: E402
+from para5 import PARA5  # noqa: E402
 
 from smriti import paths  # noqa: E402
 from smriti.adapters import load_registry  # noqa: E402
@@ -65,8 +66,10 @@ K = 10
 # para3: a fourth wording per fact, written on 2026-11-27 by a helper that never saw smriti's code
 # or results, after the last tuning round: held out on both splits (para3.py). para4: a fifth, written
 # the same way by another helper later that day, before the fourth tuning round, which never saw it.
-KINDS = ("close", "para", "para2", "para3", "para4")
-LATE_WORDINGS = {"para3": PARA3, "para4": PARA4}  # a corpus built before these lacks them
+# para5: a sixth, written the same way on 2026-11-27 (23:46 UTC), before the fifth tuning round
+# (issue-13g), which never saw it.
+KINDS = ("close", "para", "para2", "para3", "para4", "para5")
+LATE_WORDINGS = {"para3": PARA3, "para4": PARA4, "para5": PARA5}  # a corpus built before these lacks them
 METHODS = ("smriti recall", "smriti search", "FTS5")
 SPLITS = ("tune", "holdout")
 QUICK_DISTRACTORS = 300
