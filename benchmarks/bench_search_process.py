@@ -33,9 +33,11 @@ from bench_ingest import SMRITI_INGEST, old_checkout  # noqa: E402
 from corpus import generate  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-# The console script's work, minus pip's launcher (the same for both trees): the tree at argv[1].
+# The console script's work (bin/smriti), minus the launcher file: the tree at argv[1]. A tree whose
+# `main` takes exit_fast gets it, as its installed script passes it.
 SEARCH = (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); from smriti.console import main; sys.argv[0] = 'smriti'; main()"
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from smriti.console import main; sys.argv[0] = 'smriti'; "
+    "main(**({'exit_fast': True} if 'exit_fast' in main.__code__.co_varnames else {}))"
 )
 IN_PROCESS = """
 import sys, time, statistics

@@ -297,3 +297,19 @@ def test_the_parser_agrees_with_clicks_on_whatever_it_accepts(argv: list[str]) -
         return
     ctx = cli.commands["search"].make_context("search", list(argv), parent=click.Context(cli))
     assert ctx.params == {**parsed, "agents": parsed["agents"], "files": parsed["files"]}
+
+
+@pytest.mark.parametrize(
+    ("setup", "code", "out"),
+    [
+        ("", 3, "answer\n"),  # nothing left for the teardown: ends at once, with the output flushed
+        ("import atexit; atexit.register(lambda: print('atexit ran'))", 5, "answer\natexit ran\n"),
+        ("import threading", 5, "answer\n"),  # a thread might need waiting for: the usual exit
+    ],
+)
+def test_exit_now_ends_the_process_only_when_the_usual_exit_has_nothing_to_do(setup: str, code: int, out: str) -> None:
+    import subprocess
+
+    script = f"{setup}\nimport sys\nfrom smriti.console import exit_now\nprint('answer')\nexit_now(3)\nsys.exit(5)\n"
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (code, out)
