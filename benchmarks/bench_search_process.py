@@ -33,9 +33,11 @@ from bench_ingest import SMRITI_INGEST, old_checkout  # noqa: E402
 from corpus import generate  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-# The console script's work, minus pip's launcher (the same for both trees): the tree at argv[1].
+# The console script's work (bin/smriti), minus the launcher file: the tree at argv[1]. A tree whose
+# `main` takes exit_fast gets it, as its installed script passes it.
 SEARCH = (
-    "import sys; sys.path.insert(0, sys.argv.pop(1)); from smriti.console import main; sys.argv[0] = 'smriti'; main()"
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); from smriti.console import main; sys.argv[0] = 'smriti'; "
+    "main(**({'exit_fast': True} if 'exit_fast' in main.__code__.co_varnames else {}))"
 )
 IN_PROCESS = """
 import sys, time, statistics
@@ -80,6 +82,7 @@ def main() -> None:
     ap.add_argument("--new", default=None, help="a commit for the new tree (default: this checkout as it is)")
     ap.add_argument("--data", type=Path, default=None, help="an existing data dir to search (no corpus is built)")
     ap.add_argument("--in-process-rounds", type=int, default=3)
+    ap.add_argument("--query", default="pool timeout", help="what the processes search for")
     ap.add_argument(
         "--queries",
         type=Path,
@@ -107,7 +110,7 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(SMRITI_HOME=str(data), PYTHONPYCACHEPREFIX=str(work / "pycache"))
         py = sys.executable
-        query = "pool timeout"
+        query = args.query
         runs = {"python -c pass": [py, "-c", "pass"]}
         for label, extra in (("--json", ["--json"]), ("text", []), ("--agent codex --json", ["-a", "codex", "--json"])):
             for name, root in ((new_name, new), (args.old, old)):
@@ -134,7 +137,7 @@ def main() -> None:
             f"# smriti search as a process — {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, "
             f"{os.cpu_count()} cores, Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}"
         )
-        print(f"{described}; {args.rounds} interleaved rounds; p50\n")
+        print(f"{described}; query {query!r}; {args.rounds} interleaved rounds; p50\n")
         if args.rounds:
             base = statistics.median(times["python -c pass"])
             print("| process | p50 ms | x python -c pass |")

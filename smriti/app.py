@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
-from pathlib import Path
 
 from smriti import paths
 from smriti.index import Index
@@ -12,21 +12,31 @@ from smriti.store import Store
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from smriti.adapters import Registry
     from smriti.config import UserConfig
 
 
 class App:
-    def __init__(self, data_dir: Path | None = None):
-        self.data_dir = data_dir or paths.data_dir()
+    def __init__(self, data_dir: Path | str | None = None):
+        # A string until a command asks for the Path: pathlib imports `re` and `urllib.parse`
+        # (~7 ms), which `smriti search` does not need (the store and index take strings).
+        self.home = os.fspath(data_dir) if data_dir else paths.data_home()
+
+    @cached_property
+    def data_dir(self) -> Path:
+        from pathlib import Path
+
+        return Path(self.home)
 
     @cached_property
     def store(self) -> Store:
-        return Store(paths.db_path(self.data_dir))
+        return Store(os.path.join(self.home, "smriti.db"))
 
     @cached_property
     def index(self) -> Index:
-        index = Index(paths.index_dir(self.data_dir))
+        index = Index(os.path.join(self.home, "index"))
         if index.needs_rebuild:
             # New or outdated schema: derived state, so rebuild it from the store right away
             # (unless a process that started together with this one has just done it).

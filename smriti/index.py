@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import time
 from _thread import get_ident  # threading's own source of it, without importing threading
@@ -26,15 +25,17 @@ from contextlib import contextmanager
 from itertools import compress, islice, repeat
 from operator import abs as _abs
 from operator import add, eq, le, lt, neg
-from pathlib import Path
 
 import tantivy
 
+from smriti.hooks import leanjson
 from smriti.store import IndexDoc, Store
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
+    from typing import Any, NamedTuple, TypeAlias
+
+    StrPath: TypeAlias = str | os.PathLike[str]  # a path as a string or a Path
 else:
     from smriti.records import NamedTuple  # typing.NamedTuple's classes, without importing typing
 
@@ -238,9 +239,13 @@ class Filters(NamedTuple):
 
 
 class Index:
-    def __init__(self, directory: Path, lock_path: Path | None = None):
-        self.dir = Path(directory)
-        self.lock_path = lock_path or self.dir.parent / "index.lock"
+    def __init__(self, directory: StrPath, lock_path: StrPath | None = None):
+        # Paths as strings (os.path), not pathlib: pathlib imports `re` and `urllib.parse`, ~7 ms
+        # of every `smriti search` process (the hook's recall server opens this too).
+        self.dir = os.fspath(directory)
+        # Beside the index folder, as pathlib's `parent` names it (a trailing slash is no level).
+        parent = os.path.dirname(self.dir.rstrip("/") or "/")
+        self.lock_path = os.fspath(lock_path) if lock_path else os.path.join(parent, "index.lock")
         self.schema = _schema()
         self.analyzer = _analyzer()
         self.needs_rebuild = False
@@ -254,23 +259,27 @@ class Index:
         """ "built", "empty" (started over, waiting for its first rebuild) or "stale" (missing,
         another schema version, or its files are gone): read from the version file."""
         try:
-            meta = json.loads((self.dir / VERSION_FILE).read_text())
+            with open(os.path.join(self.dir, VERSION_FILE), encoding="utf-8") as fh:
+                meta = leanjson.loads(fh.read())
         except (OSError, ValueError):
             return "stale"
         if not isinstance(meta, dict) or meta.get("schema_version") != SCHEMA_VERSION:
             return "stale"
-        if not (self.dir / "meta.json").exists():
+        if not os.path.exists(os.path.join(self.dir, "meta.json")):
             return "stale"
         return "empty" if meta.get("built") is False else "built"
 
     def _mark(self, built: bool) -> None:
-        tmp = self.dir / f".{VERSION_FILE}.{os.getpid()}"
-        tmp.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "built": built}))
-        os.replace(tmp, self.dir / VERSION_FILE)  # never half-written: a reader would start over
+        import json  # only when the index is (re)built
 
-    def _try_open(self, directory: Path | None = None) -> tantivy.Index | None:
+        tmp = os.path.join(self.dir, f".{VERSION_FILE}.{os.getpid()}")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps({"schema_version": SCHEMA_VERSION, "built": built}))
+        os.replace(tmp, os.path.join(self.dir, VERSION_FILE))  # never half-written: a reader would start over
+
+    def _try_open(self, directory: str | None = None) -> tantivy.Index | None:
         try:
-            return tantivy.Index(self.schema, path=str(directory or self.dir), reuse=True)
+            return tantivy.Index(self.schema, path=directory or self.dir, reuse=True)
         except ValueError:  # unreadable files
             return None
 
@@ -290,6 +299,7 @@ class Index:
         import atexit
         import shutil
         import tempfile
+        from pathlib import Path
 
         from smriti.errors import StoreError
 
@@ -297,13 +307,13 @@ class Index:
             raise StoreError(f"the search index at {self.dir} needs a rebuild but its folder is read-only")
         shadow = Path(tempfile.mkdtemp(prefix="smriti-index-"))
         atexit.register(shutil.rmtree, shadow, True)
-        for f in self.dir.iterdir():
+        for f in Path(self.dir).iterdir():
             if f.is_file() and not f.name.startswith(".tantivy-"):
                 try:
                     os.link(f, shadow / f.name)
                 except OSError:
                     shutil.copy2(f, shadow / f.name)
-        index = self._try_open(shadow)
+        index = self._try_open(str(shadow))
         if index is None:
             raise StoreError(f"cannot read the search index at {self.dir} (read-only); `smriti doctor` explains more")
         self.read_only = True
@@ -318,7 +328,7 @@ class Index:
     def _open(self) -> tantivy.Index:
         state = self._state()
         index = self._try_open() if state != "stale" else None
-        if index is None and self.dir.is_dir() and not self._writable():
+        if index is None and os.path.isdir(self.dir) and not self._writable():
             index = self._open_shadow(state)
             index.register_tokenizer(TOKENIZER, self.analyzer)
             return index
@@ -330,7 +340,7 @@ class Index:
                 index = self._try_open() if state != "stale" else None
                 if index is None:
                     self._wipe()
-                    index = tantivy.Index(self.schema, path=str(self.dir), reuse=True)
+                    index = tantivy.Index(self.schema, path=self.dir, reuse=True)
                     self._mark(built=False)
                     state = "empty"
         self.needs_rebuild = state == "empty"
@@ -341,15 +351,15 @@ class Index:
     def _wipe(self) -> None:
         import shutil  # only to start over: not on the hook's path
 
-        if self.dir.exists():
+        if os.path.exists(self.dir):
             shutil.rmtree(self.dir)
-        self.dir.mkdir(parents=True)
+        os.makedirs(self.dir)
 
     # ---- writing ---------------------------------------------------------------------------
 
     @contextmanager
     def _writer_lock(self) -> Iterator[None]:
-        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(self.lock_path) or ".", exist_ok=True)
         with open(self.lock_path, "a+") as fh:
             fcntl.flock(fh, fcntl.LOCK_EX)
             try:
@@ -755,4 +765,6 @@ class Index:
         return self._searcher().num_docs
 
     def size_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.dir.rglob("*") if p.is_file())
+        from pathlib import Path
+
+        return sum(p.stat().st_size for p in Path(self.dir).rglob("*") if p.is_file())

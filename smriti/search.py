@@ -4,14 +4,13 @@ narrows to one of them."""
 
 from __future__ import annotations
 
-import re
-
 from smriti.errors import InvalidInput
 from smriti.index import INACTIVE_STATUSES, Filters, Index
 from smriti.store import KnowledgeRow, Store
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
+    import re
     from datetime import datetime
     from typing import NamedTuple
 else:
@@ -50,6 +49,7 @@ def parse_since(value: str | None, now: datetime | None = None) -> int | None:
     """`2026-11-01`, an ISO timestamp, or a relative `7d` / `12h` / `2w` → epoch seconds."""
     if not value:
         return None
+    import re  # here, as datetime: `re` costs a search process ~8 ms (with `enum`)
     from datetime import UTC, datetime, timedelta  # here: most searches have no --since
 
     now = now or datetime.now(UTC)
@@ -105,19 +105,64 @@ def category_filter(store: Store, value: str | None) -> tuple[str, ...]:
 
 
 def terms_pattern(terms: list[str]) -> re.Pattern[str] | None:
-    """One pattern for the first place any of `terms` starts a word: compiled once per search, not
-    once per term and result (the leftmost match of the alternation is the earliest of the terms')."""
+    """One pattern for the first place any of `terms` starts a word (the leftmost match of the
+    alternation is the earliest of the terms'). What `TermFinder` answers without `re` where it can."""
     if not terms:
         return None
+    import re
+
     return re.compile(r"(?i)\b(?:" + "|".join(re.escape(t) for t in terms) + ")")
 
 
-def snippet(text: str, terms: list[str], width: int = 220, *, pattern: re.Pattern[str] | None = None) -> str:
+# What `(?i)` lets an ASCII letter or digit match: its other case, and these four (the only other
+# characters `re` folds onto one; tests/test_search_snippet.py checks every code point against `re`).
+_FOLD = {
+    **{c: c + 32 for c in range(ord("A"), ord("Z") + 1)},
+    0x130: ord("i"),  # LATIN CAPITAL LETTER I WITH DOT ABOVE
+    0x131: ord("i"),  # LATIN SMALL LETTER DOTLESS I
+    0x17F: ord("s"),  # LATIN SMALL LETTER LONG S
+    0x212A: ord("k"),  # KELVIN SIGN
+}
+
+
+class TermFinder:
+    """Where the first of a search's terms starts a word in a text: `terms_pattern`'s first match,
+    found with str methods when every term is ASCII letters and digits (what the analyzer makes of
+    ASCII words), with the pattern (compiled once, on the first text that needs it) for anything
+    else. `import re` costs a `smriti search` process ~8 ms with `enum`; tests/test_search_snippet.py
+    holds the two equal over arbitrary texts and terms."""
+
+    def __init__(self, terms: list[str]):
+        self.terms = terms
+        # With such terms, `(?i)` is a comparison with the text folded by _FOLD (one character for
+        # one, so positions stay), and `\b` before a term (a word character) means "at the start,
+        # or after a character that is not one of `re`'s word characters (alphanumeric or `_`)".
+        self._plain = [t.lower() for t in terms] if all(t.isascii() and t.isalnum() for t in terms) else None
+        self._pattern: re.Pattern[str] | None = None
+
+    def start(self, flat: str) -> int:
+        """The position of the first match in `flat`, or 0 when nothing matches."""
+        if not self.terms:
+            return 0
+        if self._plain is not None:
+            low = flat.lower() if flat.isascii() else flat.translate(_FOLD)  # the same on ASCII, faster
+            best = -1
+            for term in self._plain:
+                at = low.find(term)
+                while at > 0 and (flat[at - 1].isalnum() or flat[at - 1] == "_"):
+                    at = low.find(term, at + 1)
+                if at != -1 and (best == -1 or at < best):
+                    best = at
+            return max(best, 0)
+        if self._pattern is None:
+            self._pattern = terms_pattern(self.terms)
+        m = self._pattern.search(flat) if self._pattern is not None else None
+        return m.start() if m else 0
+
+
+def snippet(text: str, terms: list[str], width: int = 220, *, finder: TermFinder | None = None) -> str:
     flat = " ".join(text.split())
-    if pattern is None:
-        pattern = terms_pattern(terms)
-    m = pattern.search(flat) if pattern is not None else None
-    pos = m.start() if m else 0
+    pos = (finder or TermFinder(terms)).start(flat)
     start = max(0, pos - width // 3)
     end = min(len(flat), start + width)
     out = flat[start:end]
@@ -177,13 +222,13 @@ def search(
     texts = store.message_texts(best.message_rowid for _, _, best in top if best.message_rowid > 0)
     texts.update({best.message_rowid: store.digest_text(key[1]) for _, key, best in top if best.message_rowid < 0})
     seqs = store.message_seqs(best.message_rowid for _, _, best in top if best.message_rowid > 0)
-    pattern = terms_pattern(terms)
+    finder = TermFinder(terms)
     out = []
     for score, key, best in top:
         if key[0] == "knowledge":
             k = items.get(key[1])
             if k is not None:
-                out.append(_knowledge_hit(k, score, terms, pattern))
+                out.append(_knowledge_hit(k, score, terms, finder))
             continue
         s = sessions.get(key[1])
         if s is None:  # removed since the index was written; the next sync drops it
@@ -196,7 +241,7 @@ def search(
                 project=s.project_name,
                 category=s.category or "uncategorized",
                 score=round(score, 4),
-                snippet=snippet(texts.get(best.message_rowid, ""), terms, pattern=pattern),
+                snippet=snippet(texts.get(best.message_rowid, ""), terms, finder=finder),
                 timestamp=s.ended_at or s.started_at,
                 title=s.title,
                 message=seqs.get(best.message_rowid, 0),
@@ -207,7 +252,7 @@ def search(
     return out
 
 
-def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str], pattern: re.Pattern[str] | None) -> SearchHit:
+def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str], finder: TermFinder) -> SearchHit:
     return SearchHit(
         session_id=None,
         native_id=k.session,
@@ -215,7 +260,7 @@ def _knowledge_hit(k: KnowledgeRow, score: float, terms: list[str], pattern: re.
         project=k.project,
         category=k.category or "uncategorized",
         score=round(score, 4),
-        snippet=snippet(k.body, terms, pattern=pattern),
+        snippet=snippet(k.body, terms, finder=finder),
         timestamp=k.shared or k.created,
         title=k.title,
         message=0,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -214,6 +215,47 @@ def test_the_lean_path_imports_neither_click_nor_frontmatter(store: Path, argv: 
     assert lean_run(["search", *argv], heavy) == {"code": 0, "heavy": []}
 
 
+# The search in a fresh interpreter without `site` (the test venv's editable-install hook imports
+# pathlib and re itself, as no installed smriti does), the tree and its site-packages on the path;
+# then the modules of STARTUP_COSTS it imported. Nothing here imports any of them itself.
+_BARE_RUN = """
+import os, sys
+root, site_dirs, *argv = sys.argv[1:]
+sys.path[:0] = [root, *site_dirs.split(os.pathsep)]
+sys.argv = ["smriti", *argv]
+from smriti.console import main
+code = 0
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+costs = ("re", "enum", "json", "pathlib", "urllib.parse", "typing", "dataclasses", "platformdirs")
+print(code, *sorted(m for m in costs if m in sys.modules), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["pool", "--json"], ["zorblax"], ["zorblax", "--json", "-a", "claude-code", "-n", "3"], ["nothingmatchesthis"]],
+)
+def test_the_lean_path_imports_neither_re_nor_pathlib_nor_json(store: Path, argv: list[str]) -> None:
+    """`re` (with `enum`), `json` (it imports `re`) and `pathlib` (`re`, `urllib.parse`) cost a search
+    process ~15 ms: the usual search, text or JSON, with hostile text to clean, imports none."""
+    import subprocess
+    import sysconfig
+
+    site_dirs = os.pathsep.join(dict.fromkeys(sysconfig.get_paths()[k] for k in ("purelib", "platlib")))
+    root = str(Path(__file__).resolve().parent.parent)
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", _BARE_RUN, root, site_dirs, "search", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.stdout or "No matches." in proc.stderr
+    assert proc.stderr.splitlines()[-1:] == ["0"], proc.stderr
+
+
 def test_the_option_table_is_the_click_commands() -> None:
     """searchcmd.OPTIONS and the click command declare the same options, with the same values."""
     from smriti.search import KINDS
@@ -255,3 +297,19 @@ def test_the_parser_agrees_with_clicks_on_whatever_it_accepts(argv: list[str]) -
         return
     ctx = cli.commands["search"].make_context("search", list(argv), parent=click.Context(cli))
     assert ctx.params == {**parsed, "agents": parsed["agents"], "files": parsed["files"]}
+
+
+@pytest.mark.parametrize(
+    ("setup", "code", "out"),
+    [
+        ("", 3, "answer\n"),  # nothing left for the teardown: ends at once, with the output flushed
+        ("import atexit; atexit.register(lambda: print('atexit ran'))", 5, "answer\natexit ran\n"),
+        ("import threading", 5, "answer\n"),  # a thread might need waiting for: the usual exit
+    ],
+)
+def test_exit_now_ends_the_process_only_when_the_usual_exit_has_nothing_to_do(setup: str, code: int, out: str) -> None:
+    import subprocess
+
+    script = f"{setup}\nimport sys\nfrom smriti.console import exit_now\nprint('answer')\nexit_now(3)\nsys.exit(5)\n"
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (code, out)

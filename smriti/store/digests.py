@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
+from smriti.store import jsoncols as json
 from smriti.store.connection import StoreConnection, like_escape, utc_now
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms

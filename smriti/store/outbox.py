@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 
+from smriti.store import jsoncols as json
 from smriti.store.connection import StoreConnection, where_in
 from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from smriti.errors import NotFound
+from smriti.store import jsoncols as json
 from smriti.store.connection import (
     StoreConnection,
     earliest,
