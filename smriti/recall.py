@@ -73,10 +73,12 @@ The context block is wrapped in `<smriti-context>`; each item has a header of wh
 for (tier, category, date, the id for `smriti show`; for one's own sessions also project and
 agent), then one fence holding its title (and for a team item who committed it, who the file says
 wrote it, its project and agent), the sentences of its best passages that hold most of the
-query's concepts (`answer_lines`: for a session its matching turn, for a knowledge item its
-matching section), then its summary while the budget lasts. Recalled text is fenced (longer than
-any backtick run inside it), folded (NFKC, no zero-width, bidi or control characters), marked as
-reference material, and cannot open, close or imitate the block. Its size never exceeds the
+query's concepts (`answer_lines`: for a session its matching turn, widened by neighbouring
+sentences, the turn's conclusion and, when the matching turn only follows up, the conclusion of
+the turn before; for a knowledge item its matching section), then its summary while the budget
+lasts. Recalled text is fenced (longer than any backtick run inside it), folded (NFKC, no
+zero-width, bidi or control characters), marked as reference material, and cannot open, close or
+imitate the block. Its size never exceeds the
 token budget (CHARS_PER_TOKEN characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults:
 DEFAULT_BUDGET per prompt, SESSION_START_BUDGET at session start.
 """
@@ -927,6 +929,7 @@ SUMMARY_MARK = "Summary:"
 EXCERPT_CHARS = 600  # the matching sentences of one recalled item; its summary follows, budget allowing
 REPLY_SHARE = 0.4  # of an excerpt's room, kept for the agent's conclusion of the matching turn
 SENTENCE_MIN_SHARE = 0.5  # a sentence is shown when it holds at least this share of the best one's concepts
+NEIGHBOUR_ROUNDS = 3  # passes that widen the chosen sentences by their neighbours while room is left
 SENTENCE_MAX = 320  # a sentence longer than this is cut around its first matching word
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*-])")
 
@@ -973,14 +976,20 @@ def _cut_around(sentence: str, index: Index, weights: list) -> str:
 
 
 def answer_lines(
-    index: Index, concepts: list[Concept], texts: list[str], max_chars: int = EXCERPT_CHARS, reply: str | None = None
+    index: Index,
+    concepts: list[Concept],
+    texts: list[str],
+    max_chars: int = EXCERPT_CHARS,
+    reply: str | None = None,
+    earlier: str | None = None,
 ) -> str:
     """The sentences of `texts` (the documents that matched, best first) that hold most of the
     query's concepts, weighted by IDF, in their original order; a neighbouring sentence joins a
     chosen one while room is left, so the answer keeps its context. `reply`, the agent's last prose
     reply in that turn, gets the room that is left after REPLY_SHARE of it: a question asked in
-    other words matches the question, and its answer is what the agent concluded. "" when nothing
-    matches."""
+    other words matches the question, and its answer is what the agent concluded; when the chosen
+    sentences already hold that conclusion, its room goes to their neighbours. `earlier`, the turn
+    before's conclusion, gets what room is left after that. "" when nothing matches."""
     weights = _concept_weights(index, concepts)
     sentences: list[tuple[int, int, str]] = []  # (text number, position, sentence)
     for t, text in enumerate(texts):
@@ -1010,16 +1019,28 @@ def answer_lines(
         used += len(piece) + 1
         if used >= max_chars:
             break
+    if reply_room:
+        # The conclusion is already shown (the matching turn is the one that concluded): its room
+        # goes to the sentences around the chosen ones.
+        shown = set(chosen.values())
+        if all(_cut_around(s, index, weights) in shown for s in conclusion):
+            max_chars += reply_room
+            reply_room = 0
     # Context, while room is left: the sentence after a chosen one (often the answer or its reason),
     # then the one before it.
-    for step in (1, -1):
-        for pos in sorted(chosen):
-            near = pos + step
-            if 0 <= near < len(sentences) and near not in chosen and sentences[near][0] == sentences[pos][0]:
-                piece = _cut_around(sentences[near][2], index, weights)
-                if used + len(piece) + 1 <= max_chars:
-                    chosen[near] = piece
-                    used += len(piece) + 1
+    for _ in range(NEIGHBOUR_ROUNDS):
+        grown = False
+        for step in (1, -1):
+            for pos in sorted(chosen):
+                near = pos + step
+                if 0 <= near < len(sentences) and near not in chosen and sentences[near][0] == sentences[pos][0]:
+                    piece = _cut_around(sentences[near][2], index, weights)
+                    if used + len(piece) + 1 <= max_chars:
+                        chosen[near] = piece
+                        used += len(piece) + 1
+                        grown = True
+        if not grown:
+            break
     lines: list[str] = []
     last = None
     for pos in sorted(chosen):
@@ -1038,6 +1059,19 @@ def answer_lines(
         room -= len(piece) + 1
     if tail:
         lines += ["…", *tail] if lines else tail
+    if earlier and room > 0:
+        # The turn before's conclusion, while room is left: a matching turn is often a follow-up
+        # ("does this need a changelog entry?") of the one that did the work.
+        shown |= set(tail)
+        before: list[str] = []
+        for sentence in _sentences(earlier[:20_000]):
+            piece = _cut_around(sentence, index, weights)
+            if piece in shown or len(piece) + 1 > room:
+                continue
+            before.append(piece)
+            room -= len(piece) + 1
+        if before:
+            lines += ["…", *before] if lines else before
     return "\n".join(lines)
 
 
@@ -1065,7 +1099,16 @@ def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candid
         texts = [text for pid in c.passages if pid >= 0 for text in store.passage_texts(c.rowid, pid)]
         best = c.passages[0] if c.passages else -1
         reply = store.turn_reply(c.rowid, best) if best >= 0 else None
-        passage = answer_lines(index, concepts, texts, reply=reply)
+        earlier = None
+        if (
+            best > 0
+            and texts
+            and not _sentence_score(set(index.analyzer.analyze(texts[0][:2000])), _concept_weights(index, concepts))
+        ):
+            # The matching turn opens with nothing the query asks ("does this need a changelog
+            # entry?"): it follows up the turn before, whose conclusion is shown while room is left.
+            earlier = store.turn_reply(c.rowid, best - 1)
+        passage = answer_lines(index, concepts, texts, reply=reply, earlier=earlier if earlier != reply else None)
     if not passage:
         return item
     return replace(item, excerpt=passage, summary=item.excerpt)

@@ -506,3 +506,43 @@ def test_feedback_raises_the_candidate_that_shares_the_best_passages_words(tmp_p
     assert all(g >= 0 for g in gain.values())
     assert max(gain.values()) <= FEEDBACK_WEIGHT * ranked[0].score + 1e-9
     assert gain[SAME_FIX] > gain[OTHER]
+
+
+FOLLOWED_UP = "cccccccc-1111-4000-8000-000000000001"
+
+
+def test_a_follow_up_turn_shows_the_conclusion_of_the_turn_before(tmp_path: Path) -> None:
+    """The question's words are only in a follow-up turn ("does this need a changelog entry?" -
+    "selfHeal no longer fights the autoscaler"); what was done is the turn before's conclusion."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    t = Transcript(FOLLOWED_UP, datetime(2026, 10, 1, 9, tzinfo=UTC))
+    t.user("The deployment dashboard shows the checkout service as out of sync all the time.")
+    t.tool("Bash", "kubectl get application checkout", "checkout   OutOfSync   Healthy")
+    t.assistant("I added ignoreDifferences for jsonPointers /spec/replicas to the Application.")
+    t.user("does this need a changelog entry?")
+    t.assistant("No. The app is synced and selfHeal no longer fights the autoscaler.")
+    t.routine(random.Random(2), 2)
+    t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    out = recall(store, index, "why did selfHeal fight the autoscaler", project=(PROJECT,), now=NOW)
+    assert out.results and out.results[0].native_id == FOLLOWED_UP
+    assert "selfHeal no longer fights" in out.context
+    assert "ignoreDifferences" in out.context
+
+
+def test_the_shown_sentences_widen_around_the_match_while_room_is_left(tmp_path: Path) -> None:
+    from smriti.recall import _prepare, answer_lines
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    fix = "I made the settlement cutoff timezone-aware with ZoneInfo."
+    text = f"The old value was naive, but the day ends in Europe/Berlin. Midnight there is 23:00 UTC in winter. {fix}"
+    concepts = _prepare(index, "settlement cutoff timezone")
+    # the matching sentence is the turn's conclusion too: two sentences before it hold the reason
+    shown = answer_lines(index, concepts, [text], reply=fix)
+    assert "ZoneInfo" in shown and "Europe/Berlin" in shown
