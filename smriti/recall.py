@@ -982,6 +982,8 @@ def answer_lines(
     max_chars: int = EXCERPT_CHARS,
     reply: str | None = None,
     earlier: str | None = None,
+    later: str | None = None,
+    weights: list[tuple[list[tuple[frozenset[str], float]], float]] | None = None,
 ) -> str:
     """The sentences of `texts` (the documents that matched, best first) that hold most of the
     query's concepts, weighted by IDF, in their original order; a neighbouring sentence joins a
@@ -990,7 +992,7 @@ def answer_lines(
     other words matches the question, and its answer is what the agent concluded; when the chosen
     sentences already hold that conclusion, its room goes to their neighbours. `earlier`, the turn
     before's conclusion, gets what room is left after that. "" when nothing matches."""
-    weights = _concept_weights(index, concepts)
+    weights = weights or _concept_weights(index, concepts)
     sentences: list[tuple[int, int, str]] = []  # (text number, position, sentence)
     for t, text in enumerate(texts):
         for i, sentence in enumerate(_sentences(text[:20_000])):
@@ -1059,19 +1061,23 @@ def answer_lines(
         room -= len(piece) + 1
     if tail:
         lines += ["…", *tail] if lines else tail
-    if earlier and room > 0:
-        # The turn before's conclusion, while room is left: a matching turn is often a follow-up
-        # ("does this need a changelog entry?") of the one that did the work.
-        shown |= set(tail)
-        before: list[str] = []
-        for sentence in _sentences(earlier[:20_000]):
+    # Then, while room is left, the conclusions of the turns around the matching one that follow
+    # it up: the next one's ("looks good, commit it" - what was done), the one before's (a
+    # matching turn that only follows up, "does this need a changelog entry?", has its subject there).
+    shown |= set(tail)
+    for other in (later, earlier):
+        if not other or room <= 0:
+            continue
+        more: list[str] = []
+        for sentence in _sentences(other[:20_000]):
             piece = _cut_around(sentence, index, weights)
             if piece in shown or len(piece) + 1 > room:
                 continue
-            before.append(piece)
+            more.append(piece)
+            shown.add(piece)
             room -= len(piece) + 1
-        if before:
-            lines += ["…", *before] if lines else before
+        if more:
+            lines += ["…", *more] if lines else more
     return "\n".join(lines)
 
 
@@ -1099,16 +1105,25 @@ def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candid
         texts = [text for pid in c.passages if pid >= 0 for text in store.passage_texts(c.rowid, pid)]
         best = c.passages[0] if c.passages else -1
         reply = store.turn_reply(c.rowid, best) if best >= 0 else None
-        earlier = None
-        if (
-            best > 0
-            and texts
-            and not _sentence_score(set(index.analyzer.analyze(texts[0][:2000])), _concept_weights(index, concepts))
-        ):
-            # The matching turn opens with nothing the query asks ("does this need a changelog
-            # entry?"): it follows up the turn before, whose conclusion is shown while room is left.
-            earlier = store.turn_reply(c.rowid, best - 1)
-        passage = answer_lines(index, concepts, texts, reply=reply, earlier=earlier if earlier != reply else None)
+        # The turns around the matching one that only follow it up (their prompt names nothing
+        # the query asks): the one before holds the subject, the next one what was done.
+        weights = _concept_weights(index, concepts)
+
+        def follows_up(prompt: str) -> bool:
+            return not _sentence_score(set(index.analyzer.analyze(prompt[:2000])), weights)
+
+        earlier = store.turn_reply(c.rowid, best - 1) if best > 0 and texts and follows_up(texts[0]) else None
+        nxt = store.next_prompt(c.rowid, best) if best >= 0 else None
+        later = store.turn_reply(c.rowid, nxt[0]) if nxt is not None and follows_up(nxt[1]) else None
+        passage = answer_lines(
+            index,
+            concepts,
+            texts,
+            reply=reply,
+            earlier=earlier if earlier != reply else None,
+            later=later if later != reply else None,
+            weights=weights,
+        )
     if not passage:
         return item
     return replace(item, excerpt=passage, summary=item.excerpt)

@@ -511,9 +511,10 @@ def test_feedback_raises_the_candidate_that_shares_the_best_passages_words(tmp_p
 FOLLOWED_UP = "cccccccc-1111-4000-8000-000000000001"
 
 
-def test_a_follow_up_turn_shows_the_conclusion_of_the_turn_before(tmp_path: Path) -> None:
+def test_the_turns_that_follow_up_the_matching_one_show_their_conclusions(tmp_path: Path) -> None:
     """The question's words are only in a follow-up turn ("does this need a changelog entry?" -
-    "selfHeal no longer fights the autoscaler"); what was done is the turn before's conclusion."""
+    "selfHeal no longer fights the autoscaler"): what was done is the turn before's conclusion, and
+    the next turn, a go-ahead ("ok, push it"), concludes with where it went."""
     from smriti.adapters import load_registry
     from smriti.config import UserConfig
     from smriti.ingest import ingest
@@ -525,6 +526,8 @@ def test_a_follow_up_turn_shows_the_conclusion_of_the_turn_before(tmp_path: Path
     t.assistant("I added ignoreDifferences for jsonPointers /spec/replicas to the Application.")
     t.user("does this need a changelog entry?")
     t.assistant("No. The app is synced and selfHeal no longer fights the autoscaler.")
+    t.user("ok, push it")
+    t.assistant("Pushed to the release branch as commit a3f9c1e.")
     t.routine(random.Random(2), 2)
     t.write(folder)
     data = tmp_path / "data"
@@ -534,6 +537,7 @@ def test_a_follow_up_turn_shows_the_conclusion_of_the_turn_before(tmp_path: Path
     assert out.results and out.results[0].native_id == FOLLOWED_UP
     assert "selfHeal no longer fights" in out.context
     assert "ignoreDifferences" in out.context
+    assert "a3f9c1e" in out.context
 
 
 def test_the_shown_sentences_widen_around_the_match_while_room_is_left(tmp_path: Path) -> None:
