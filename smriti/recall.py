@@ -33,7 +33,8 @@ and benchmarks/longmemeval):
   `all_projects`), team knowledge (TEAM_BOOST), recency (up to RECENCY_BONUS, halving every
   RECENCY_HALF_LIFE_DAYS), a category match of the prompt's cue words (CATEGORY_BOOST), and the
   date window the prompt's time words name ("yesterday", "three weeks ago", "in March":
-  smriti.timewords; TIME_BOOST).
+  smriti.timewords; TIME_BOOST). Time words are not looked for, except a weekday's name ("on
+  Monday"), which is also how a user names a day or a habit in the conversation itself.
 - Feedback (RM3-like pseudo-relevance feedback): once a candidate clears the floor, and when no
   candidate's best passage covers FEEDBACK_MAX_COVERAGE of the query (a question asked in other
   words than the session's), the FEEDBACK_TERMS most distinctive words of the FEEDBACK_DOCS best
@@ -95,7 +96,7 @@ from typing import Any
 from smriti import untrusted
 from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, bm25_idf, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
-from smriti.timewords import time_words
+from smriti.timewords import WEEKDAYS, time_words
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -830,6 +831,9 @@ def _feedback(
     return sorted(out, key=lambda c: (-c.score, c.kind, c.rowid))
 
 
+_WEEKDAY_NAME = re.compile(r"\b(?:" + "|".join(WEEKDAYS) + r")\b", re.IGNORECASE)
+
+
 def recall(
     store: Store,
     index: Index,
@@ -845,7 +849,12 @@ def recall(
     """`project`: the asking project's keys (boost, and team items only from there unless `all_projects`)."""
     now = now or datetime.now(UTC)
     # Time words say when, not what: they narrow by date and are not looked for.
-    window, query = time_words(cut_query(query), now)
+    query = cut_query(query)
+    window, when_left = time_words(query, now)
+    # ... except a weekday: "on Monday" is also how the user named that day when telling it ("I left
+    # home at 7 AM on Monday"), or a habit ("on Saturday mornings"), not only a date to narrow by.
+    day = _WEEKDAY_NAME.search(query) if window is not None else None
+    query = when_left + " " + day.group(0) if day and not _WEEKDAY_NAME.search(when_left) else when_left
     with index.pinned():  # one commit's view for the frequencies and every search (see `rank`)
         concepts = _prepare(index, query)
         if not concepts:

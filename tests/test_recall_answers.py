@@ -550,3 +550,29 @@ def test_the_shown_sentences_widen_around_the_match_while_room_is_left(tmp_path:
     # the matching sentence is the turn's conclusion too: two sentences before it hold the reason
     shown = answer_lines(index, concepts, [text], reply=fix)
     assert "ZoneInfo" in shown and "Europe/Berlin" in shown
+
+
+def test_a_weekday_narrows_by_date_and_is_looked_for(tmp_path: Path) -> None:
+    """ "on Monday" names a window (last Monday) and a word: the session where the user said
+    "on Monday" ranks above a newer one about the same visit on another day, though neither lies
+    in that window."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    said = "dddddddd-1111-4000-8000-000000000001"
+    other = "dddddddd-1111-4000-8000-000000000002"
+    for native, day, line in (
+        (said, 1, "I left home at 7 AM on Monday and reached the dentist at 9."),
+        (other, 20, "I reached the dentist late on Thursday because of the traffic."),
+    ):
+        t = Transcript(native, datetime(2026, 10, day, 9, tzinfo=UTC))
+        t.user(line)
+        t.assistant("Noted.")
+        t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    out = recall(store, index, "what time did I reach the dentist on Monday", project=(PROJECT,), now=NOW)
+    assert [r.native_id for r in out.results][:1] == [said]
