@@ -33,8 +33,10 @@ and benchmarks/longmemeval):
   `all_projects`), team knowledge (TEAM_BOOST), recency (up to RECENCY_BONUS, halving every
   RECENCY_HALF_LIFE_DAYS), a category match of the prompt's cue words (CATEGORY_BOOST), and the
   date window the prompt's time words name ("yesterday", "three weeks ago", "in March":
-  smriti.timewords; TIME_BOOST). Time words are not looked for, except a weekday's name ("on
-  Monday"), which is also how a user names a day or a habit in the conversation itself.
+  smriti.timewords; TIME_BOOST); a window that is a distance back ("four weeks ago", said
+  loosely) also lifts candidates just outside it, less the farther they lie (TIME_NEAR_WIDTH).
+  Time words are not looked for, except a weekday's name ("on Monday"), which is also how a user
+  names a day or a habit in the conversation itself.
 - Feedback (RM3-like pseudo-relevance feedback): once a candidate clears the floor, and when no
   candidate's best passage covers FEEDBACK_MAX_COVERAGE of the query (a question asked in other
   words than the session's), the FEEDBACK_TERMS most distinctive words of the FEEDBACK_DOCS best
@@ -96,7 +98,7 @@ from typing import Any
 from smriti import untrusted
 from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, bm25_idf, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
-from smriti.timewords import WEEKDAYS, time_words
+from smriti.timewords import WEEKDAYS, time_words_loose
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -136,6 +138,9 @@ FOLLOWER_FACTOR = 0.85  # ... and ranks at this share of its score
 WINNER_MARGIN = 1.8  # a candidate this many times ahead of the next is kept below the floor ...
 WINNER_MIN_COVERAGE = 0.25  # ... when it covers this much of the query
 TIME_BOOST = 1.6  # a candidate dated inside the window the prompt's time words name
+# ... and a share of it, falling to none at this many window widths away, when the window is a
+# distance back ("four weeks ago"): people say those loosely, unlike "yesterday" or "in March"
+TIME_NEAR_WIDTH = 1.0
 MATCHED_MIN_IDF = 3.5  # a concept counts toward MIN_MATCHED if at most ~3% of documents hold it
 # Pseudo-relevance feedback (RM3-like), when no candidate's best passage covers FEEDBACK_MAX_COVERAGE
 # of the query (a question in other words than the session's): the most distinctive words of the
@@ -714,6 +719,20 @@ def _within(when: str | None, window: tuple[datetime, datetime]) -> bool:
     return dt is not None and start <= dt < end
 
 
+def _nearness(when: str | None, window: tuple[datetime, datetime]) -> float:
+    """How close a stored time outside a loose window is to it: 1 at its edge, falling to 0 at
+    TIME_NEAR_WIDTH times the window's width away."""
+    dt = _utc(when)
+    start, end = window
+    if start.tzinfo is None:  # a caller's naive `now`
+        start, end = start.replace(tzinfo=UTC), end.replace(tzinfo=UTC)
+    if dt is None or TIME_NEAR_WIDTH <= 0:
+        return 0.0
+    width = max((end - start).total_seconds(), 86400.0) * TIME_NEAR_WIDTH
+    away = (start - dt).total_seconds() if dt < start else (dt - end).total_seconds()
+    return max(0.0, 1.0 - away / width)
+
+
 def _clears_floor(c: Candidate, concepts: int, general_query: bool = False) -> bool:
     """The floor (see the module docstring), the passage's anchor included. A query of general words
     only (none of its concepts is an anchor) is met by a passage that holds every one of them."""
@@ -850,7 +869,7 @@ def recall(
     now = now or datetime.now(UTC)
     # Time words say when, not what: they narrow by date and are not looked for.
     query = cut_query(query)
-    window, when_left = time_words(query, now)
+    window, when_left, loose = time_words_loose(query, now)
     # ... except a weekday: "on Monday" is also how the user named that day when telling it ("I left
     # home at 7 AM on Monday"), or a habit ("on Saturday mornings"), not only a date to narrow by.
     day = _WEEKDAY_NAME.search(query) if window is not None else None
@@ -909,6 +928,8 @@ def recall(
             score *= CATEGORY_BOOST
         if window is not None and _within(when, window):
             score *= TIME_BOOST
+        elif window is not None and loose:
+            score *= 1 + (TIME_BOOST - 1) * _nearness(when, window)
         scored.append((score, c))
     scored.sort(key=lambda t: (-t[0], t[1].kind, t[1].rowid))
     best = max((score for score, c in scored if (c.kind, c.rowid) in clearing), default=None)

@@ -576,3 +576,29 @@ def test_a_weekday_narrows_by_date_and_is_looked_for(tmp_path: Path) -> None:
     ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
     out = recall(store, index, "what time did I reach the dentist on Monday", project=(PROJECT,), now=NOW)
     assert [r.native_id for r in out.results][:1] == [said]
+
+
+def test_a_loose_time_window_lifts_a_session_just_outside_it(tmp_path: Path) -> None:
+    """ "three weeks ago" is said loosely: a session five weeks back beats an identical one from
+    yesterday (recency favours that one); a named month is not loose ("back in October" above)."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+    from smriti.timewords import time_words_loose
+
+    assert time_words_loose("the fix three weeks ago", NOW)[2]
+    assert not time_words_loose("the fix back in October", NOW)[2]
+    assert not time_words_loose("the fix yesterday", NOW)[2]
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    for n, days in enumerate((1, 33)):
+        t = Transcript(f"eeeeeee{n}-0000-4000-8000-{n:012d}", (NOW - timedelta(days=days)).replace(hour=9))
+        t.user("The webhook signature check fails for refunds.")
+        t.assistant("Fixed the webhook signature check for refunds: the raw body is verified now.")
+        t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    asked = "what did we do about the webhook signature check for refunds"
+    assert recall(store, index, asked, project=None, now=NOW).results[0].native_id.startswith("eeeeeee0")
+    out = recall(store, index, asked + " three weeks ago", project=None, now=NOW)
+    assert out.results[0].native_id.startswith("eeeeeee1")
