@@ -1016,12 +1016,12 @@ def answer_lines(
     weights: list[tuple[list[tuple[frozenset[str], float]], float]] | None = None,
 ) -> str:
     """The sentences of `texts` (the documents that matched, best first) that hold most of the
-    query's concepts, weighted by IDF, in their original order; a neighbouring sentence joins a
-    chosen one while room is left, so the answer keeps its context. `reply`, the agent's last prose
-    reply in that turn, gets the room that is left after REPLY_SHARE of it: a question asked in
-    other words matches the question, and its answer is what the agent concluded; when the chosen
-    sentences already hold that conclusion, its room goes to their neighbours. `earlier`, the turn
-    before's conclusion, gets what room is left after that. "" when nothing matches."""
+    query's concepts, weighted by IDF, in their original order, within `max_chars` less
+    REPLY_SHARE of it; then `reply`, the agent's last prose reply in that turn, from its start,
+    with that share and what is left (a question asked in other words matches the question, and
+    its answer is what the agent concluded); then the sentences next to the chosen ones, so the
+    answer keeps its context; then `later` and `earlier`, the conclusions of the turns after and
+    before it that only follow it up, while room is left. "" when nothing matches."""
     weights = weights or _concept_weights(index, concepts)
     sentences: list[tuple[int, int, str]] = []  # (text number, position, sentence)
     for t, text in enumerate(texts):
@@ -1051,15 +1051,20 @@ def answer_lines(
         used += len(piece) + 1
         if used >= max_chars:
             break
-    if reply_room:
-        # The conclusion is already shown (the matching turn is the one that concluded): its room
-        # goes to the sentences around the chosen ones.
-        shown = set(chosen.values())
-        if all(_cut_around(s, index, weights) in shown for s in conclusion):
-            max_chars += reply_room
-            reply_room = 0
+    # The turn's conclusion next (the agent's own account beats the tool output around a match),
+    # in order, with its reserved room and what the chosen sentences left.
+    total = max_chars + reply_room
+    shown = set(chosen.values())
+    tail: list[str] = []
+    for sentence in conclusion:  # in order: a conclusion reads from its start
+        piece = _cut_around(sentence, index, weights)
+        if piece in shown or used + len(piece) + 1 > total:
+            continue
+        tail.append(piece)
+        shown.add(piece)
+        used += len(piece) + 1
     # Context, while room is left: the sentence after a chosen one (often the answer or its reason),
-    # then the one before it.
+    # then the one before it, widening in up to NEIGHBOUR_ROUNDS passes.
     for _ in range(NEIGHBOUR_ROUNDS):
         grown = False
         for step in (1, -1):
@@ -1067,8 +1072,9 @@ def answer_lines(
                 near = pos + step
                 if 0 <= near < len(sentences) and near not in chosen and sentences[near][0] == sentences[pos][0]:
                     piece = _cut_around(sentences[near][2], index, weights)
-                    if used + len(piece) + 1 <= max_chars:
+                    if piece not in shown and used + len(piece) + 1 <= total:
                         chosen[near] = piece
+                        shown.add(piece)
                         used += len(piece) + 1
                         grown = True
         if not grown:
@@ -1080,32 +1086,22 @@ def answer_lines(
             lines.append("…")
         lines.append(chosen[pos])
         last = pos
-    room = reply_room + max(0, max_chars - used)
-    shown = set(chosen.values())
-    tail: list[str] = []
-    for sentence in conclusion:  # in order: a conclusion reads from its start
-        piece = _cut_around(sentence, index, weights)
-        if piece in shown or len(piece) + 1 > room:
-            continue
-        tail.append(piece)
-        room -= len(piece) + 1
     if tail:
         lines += ["…", *tail] if lines else tail
     # Then, while room is left, the conclusions of the turns around the matching one that follow
     # it up: the next one's ("looks good, commit it" - what was done), the one before's (a
     # matching turn that only follows up, "does this need a changelog entry?", has its subject there).
-    shown |= set(tail)
     for other in (later, earlier):
-        if not other or room <= 0:
+        if not other or used >= total:
             continue
         more: list[str] = []
         for sentence in _sentences(other[:20_000]):
             piece = _cut_around(sentence, index, weights)
-            if piece in shown or len(piece) + 1 > room:
+            if piece in shown or used + len(piece) + 1 > total:
                 continue
             more.append(piece)
             shown.add(piece)
-            room -= len(piece) + 1
+            used += len(piece) + 1
         if more:
             lines += ["…", *more] if lines else more
     return "\n".join(lines)

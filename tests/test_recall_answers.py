@@ -602,3 +602,26 @@ def test_a_loose_time_window_lifts_a_session_just_outside_it(tmp_path: Path) -> 
     assert recall(store, index, asked, project=None, now=NOW).results[0].native_id.startswith("eeeeeee0")
     out = recall(store, index, asked + " three weeks ago", project=None, now=NOW)
     assert out.results[0].native_id.startswith("eeeeeee1")
+
+
+def test_the_turns_conclusion_comes_before_the_tool_output_around_the_match(tmp_path: Path) -> None:
+    """The conclusion's last sentence ("Fix: …") is shown, not crowded out by the lines of tool
+    output next to the matching one."""
+    from smriti.recall import _prepare, answer_lines
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    output = "\n".join(
+        [f"--> charge.succeeded [evt_{n}] POST /hooks/{n} 400" for n in range(4)]
+        + ["> stripe listen: webhook signature check fails for evt_4"]
+        + [f"--> charge.refunded [evt_{n}] POST /hooks/{n} 400" for n in range(4, 9)]
+    )
+    texts = ["Stripe webhooks fail with a signature error for every payload we receive today.", output]
+    reply = (
+        "The handler lets the framework parse the body into a dict and then serializes it again with json.dumps. "
+        "The signature is computed over the exact bytes Stripe sent, and serializing again changes whitespace. "
+        "Fix: read the raw request body and pass those bytes to construct_event."
+    )
+    concepts = _prepare(index, "webhook signature fails")
+    shown = answer_lines(index, concepts, texts, reply=reply)
+    assert "Fix: read the raw request body" in shown
+    assert "webhook signature check fails" in shown  # and the matching line, with some around it
