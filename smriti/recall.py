@@ -951,7 +951,10 @@ def recall(
         by_item.setdefault((item.kind, item.id), c)
         results.append(item)
     # The excerpt (the matching passage) only for what is returned: it reads and analyzes text.
-    results = [_with_passage(store, index, concepts, by_item[(r.kind, r.id)], r) for r in _dedupe(results)[:limit]]
+    results = [
+        _with_passage(store, index, concepts, by_item[(r.kind, r.id)], r, follow_ups=n < FOLLOW_UP_ITEMS)
+        for n, r in enumerate(_dedupe(results)[:limit])
+    ]
     return RecallResult(format_context(results, budget), results)
 
 
@@ -959,6 +962,7 @@ SUMMARY_MARK = "Summary:"
 EXCERPT_CHARS = 600  # the matching sentences of one recalled item; its summary follows, budget allowing
 REPLY_SHARE = 0.4  # of an excerpt's room, kept for the agent's conclusion of the matching turn
 SENTENCE_MIN_SHARE = 0.5  # a sentence is shown when it holds at least this share of the best one's concepts
+FOLLOW_UP_ITEMS = 5  # the best items also show the turns that follow up theirs (the block seldom holds more)
 NEIGHBOUR_ROUNDS = 3  # passes that widen the chosen sentences by their neighbours while room is left
 SENTENCE_MAX = 320  # a sentence longer than this is cut around its first matching word
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*-])")
@@ -1121,9 +1125,12 @@ def _summary_of_body(body: str) -> str:
     return (m.group(1) if m else body).strip()
 
 
-def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candidate, item: RecallItem) -> RecallItem:
+def _with_passage(
+    store: Store, index: Index, concepts: list[Concept], c: Candidate, item: RecallItem, *, follow_ups: bool = True
+) -> RecallItem:
     """The item showing the sentences of its best passages that hold most of the query's concepts,
-    its summary after them (cut first when the budget is short); the summary alone when none does."""
+    its summary after them (cut first when the budget is short); the summary alone when none does.
+    `follow_ups`: also the conclusions of the turns that follow up the matching one."""
     if c.kind == "knowledge":
         k = store.knowledge_by_rowid([c.rowid]).get(c.rowid)
         passage = "" if k is None else _knowledge_excerpt(index, concepts, c, k.body)
@@ -1138,8 +1145,10 @@ def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candid
         def follows_up(prompt: str) -> bool:
             return not _sentence_score(set(index.analyzer.analyze(prompt[:2000])), weights)
 
-        earlier = store.turn_reply(c.rowid, best - 1) if best > 0 and texts and follows_up(texts[0]) else None
-        nxt = store.next_prompt(c.rowid, best) if best >= 0 else None
+        earlier = (
+            store.turn_reply(c.rowid, best - 1) if follow_ups and best > 0 and texts and follows_up(texts[0]) else None
+        )
+        nxt = store.next_prompt(c.rowid, best) if follow_ups and best >= 0 else None
         later = store.turn_reply(c.rowid, nxt[0]) if nxt is not None and follows_up(nxt[1]) else None
         passage = answer_lines(
             index,
