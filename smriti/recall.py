@@ -33,7 +33,10 @@ and benchmarks/longmemeval):
   `all_projects`), team knowledge (TEAM_BOOST), recency (up to RECENCY_BONUS, halving every
   RECENCY_HALF_LIFE_DAYS), a category match of the prompt's cue words (CATEGORY_BOOST), and the
   date window the prompt's time words name ("yesterday", "three weeks ago", "in March":
-  smriti.timewords; TIME_BOOST).
+  smriti.timewords; TIME_BOOST); a window that is a distance back ("four weeks ago", said
+  loosely) also lifts candidates just outside it, less the farther they lie (TIME_NEAR_WIDTH).
+  Time words are not looked for, except a weekday's name ("on Monday"), which is also how a user
+  names a day or a habit in the conversation itself.
 - Feedback (RM3-like pseudo-relevance feedback): once a candidate clears the floor, and when no
   candidate's best passage covers FEEDBACK_MAX_COVERAGE of the query (a question asked in other
   words than the session's), the FEEDBACK_TERMS most distinctive words of the FEEDBACK_DOCS best
@@ -73,10 +76,12 @@ The context block is wrapped in `<smriti-context>`; each item has a header of wh
 for (tier, category, date, the id for `smriti show`; for one's own sessions also project and
 agent), then one fence holding its title (and for a team item who committed it, who the file says
 wrote it, its project and agent), the sentences of its best passages that hold most of the
-query's concepts (`answer_lines`: for a session its matching turn, for a knowledge item its
-matching section), then its summary while the budget lasts. Recalled text is fenced (longer than
-any backtick run inside it), folded (NFKC, no zero-width, bidi or control characters), marked as
-reference material, and cannot open, close or imitate the block. Its size never exceeds the
+query's concepts (`answer_lines`: for a session its matching turn, widened by neighbouring
+sentences, the turn's conclusion and, when the matching turn only follows up, the conclusion of
+the turn before; for a knowledge item its matching section), then its summary while the budget
+lasts. Recalled text is fenced (longer than any backtick run inside it), folded (NFKC, no
+zero-width, bidi or control characters), marked as reference material, and cannot open, close or
+imitate the block. Its size never exceeds the
 token budget (CHARS_PER_TOKEN characters a token), nor HOOK_OUTPUT_MAX_CHARS. Defaults:
 DEFAULT_BUDGET per prompt, SESSION_START_BUDGET at session start.
 """
@@ -93,7 +98,7 @@ from typing import Any
 from smriti import untrusted
 from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, bm25_idf, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
-from smriti.timewords import time_words
+from smriti.timewords import WEEKDAYS, time_words_loose
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -133,6 +138,9 @@ FOLLOWER_FACTOR = 0.85  # ... and ranks at this share of its score
 WINNER_MARGIN = 1.8  # a candidate this many times ahead of the next is kept below the floor ...
 WINNER_MIN_COVERAGE = 0.25  # ... when it covers this much of the query
 TIME_BOOST = 1.6  # a candidate dated inside the window the prompt's time words name
+# ... and a share of it, falling to none at this many window widths away, when the window is a
+# distance back ("four weeks ago"): people say those loosely, unlike "yesterday" or "in March"
+TIME_NEAR_WIDTH = 1.0
 MATCHED_MIN_IDF = 3.5  # a concept counts toward MIN_MATCHED if at most ~3% of documents hold it
 # Pseudo-relevance feedback (RM3-like), when no candidate's best passage covers FEEDBACK_MAX_COVERAGE
 # of the query (a question in other words than the session's): the most distinctive words of the
@@ -711,6 +719,20 @@ def _within(when: str | None, window: tuple[datetime, datetime]) -> bool:
     return dt is not None and start <= dt < end
 
 
+def _nearness(when: str | None, window: tuple[datetime, datetime]) -> float:
+    """How close a stored time outside a loose window is to it: 1 at its edge, falling to 0 at
+    TIME_NEAR_WIDTH times the window's width away."""
+    dt = _utc(when)
+    start, end = window
+    if start.tzinfo is None:  # a caller's naive `now`
+        start, end = start.replace(tzinfo=UTC), end.replace(tzinfo=UTC)
+    if dt is None or TIME_NEAR_WIDTH <= 0:
+        return 0.0
+    width = max((end - start).total_seconds(), 86400.0) * TIME_NEAR_WIDTH
+    away = (start - dt).total_seconds() if dt < start else (dt - end).total_seconds()
+    return max(0.0, 1.0 - away / width)
+
+
 def _clears_floor(c: Candidate, concepts: int, general_query: bool = False) -> bool:
     """The floor (see the module docstring), the passage's anchor included. A query of general words
     only (none of its concepts is an anchor) is met by a passage that holds every one of them."""
@@ -828,6 +850,9 @@ def _feedback(
     return sorted(out, key=lambda c: (-c.score, c.kind, c.rowid))
 
 
+_WEEKDAY_NAME = re.compile(r"\b(?:" + "|".join(WEEKDAYS) + r")\b", re.IGNORECASE)
+
+
 def recall(
     store: Store,
     index: Index,
@@ -843,7 +868,12 @@ def recall(
     """`project`: the asking project's keys (boost, and team items only from there unless `all_projects`)."""
     now = now or datetime.now(UTC)
     # Time words say when, not what: they narrow by date and are not looked for.
-    window, query = time_words(cut_query(query), now)
+    query = cut_query(query)
+    window, when_left, loose = time_words_loose(query, now)
+    # ... except a weekday: "on Monday" is also how the user named that day when telling it ("I left
+    # home at 7 AM on Monday"), or a habit ("on Saturday mornings"), not only a date to narrow by.
+    day = _WEEKDAY_NAME.search(query) if window is not None else None
+    query = when_left + " " + day.group(0) if day and not _WEEKDAY_NAME.search(when_left) else when_left
     with index.pinned():  # one commit's view for the frequencies and every search (see `rank`)
         concepts = _prepare(index, query)
         if not concepts:
@@ -898,6 +928,8 @@ def recall(
             score *= CATEGORY_BOOST
         if window is not None and _within(when, window):
             score *= TIME_BOOST
+        elif window is not None and loose:
+            score *= 1 + (TIME_BOOST - 1) * _nearness(when, window)
         scored.append((score, c))
     scored.sort(key=lambda t: (-t[0], t[1].kind, t[1].rowid))
     best = max((score for score, c in scored if (c.kind, c.rowid) in clearing), default=None)
@@ -919,7 +951,10 @@ def recall(
         by_item.setdefault((item.kind, item.id), c)
         results.append(item)
     # The excerpt (the matching passage) only for what is returned: it reads and analyzes text.
-    results = [_with_passage(store, index, concepts, by_item[(r.kind, r.id)], r) for r in _dedupe(results)[:limit]]
+    results = [
+        _with_passage(store, index, concepts, by_item[(r.kind, r.id)], r, follow_ups=n < FOLLOW_UP_ITEMS)
+        for n, r in enumerate(_dedupe(results)[:limit])
+    ]
     return RecallResult(format_context(results, budget), results)
 
 
@@ -927,6 +962,8 @@ SUMMARY_MARK = "Summary:"
 EXCERPT_CHARS = 600  # the matching sentences of one recalled item; its summary follows, budget allowing
 REPLY_SHARE = 0.4  # of an excerpt's room, kept for the agent's conclusion of the matching turn
 SENTENCE_MIN_SHARE = 0.5  # a sentence is shown when it holds at least this share of the best one's concepts
+FOLLOW_UP_ITEMS = 5  # the best items also show the turns that follow up theirs (the block seldom holds more)
+NEIGHBOUR_ROUNDS = 3  # passes that widen the chosen sentences by their neighbours while room is left
 SENTENCE_MAX = 320  # a sentence longer than this is cut around its first matching word
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*-])")
 
@@ -973,15 +1010,23 @@ def _cut_around(sentence: str, index: Index, weights: list) -> str:
 
 
 def answer_lines(
-    index: Index, concepts: list[Concept], texts: list[str], max_chars: int = EXCERPT_CHARS, reply: str | None = None
+    index: Index,
+    concepts: list[Concept],
+    texts: list[str],
+    max_chars: int = EXCERPT_CHARS,
+    reply: str | None = None,
+    earlier: str | None = None,
+    later: str | None = None,
+    weights: list[tuple[list[tuple[frozenset[str], float]], float]] | None = None,
 ) -> str:
     """The sentences of `texts` (the documents that matched, best first) that hold most of the
-    query's concepts, weighted by IDF, in their original order; a neighbouring sentence joins a
-    chosen one while room is left, so the answer keeps its context. `reply`, the agent's last prose
-    reply in that turn, gets the room that is left after REPLY_SHARE of it: a question asked in
-    other words matches the question, and its answer is what the agent concluded. "" when nothing
-    matches."""
-    weights = _concept_weights(index, concepts)
+    query's concepts, weighted by IDF, in their original order, within `max_chars` less
+    REPLY_SHARE of it; then `reply`, the agent's last prose reply in that turn, from its start,
+    with that share and what is left (a question asked in other words matches the question, and
+    its answer is what the agent concluded); then the sentences next to the chosen ones, so the
+    answer keeps its context; then `later` and `earlier`, the conclusions of the turns after and
+    before it that only follow it up, while room is left. "" when nothing matches."""
+    weights = weights or _concept_weights(index, concepts)
     sentences: list[tuple[int, int, str]] = []  # (text number, position, sentence)
     for t, text in enumerate(texts):
         for i, sentence in enumerate(_sentences(text[:20_000])):
@@ -1010,16 +1055,34 @@ def answer_lines(
         used += len(piece) + 1
         if used >= max_chars:
             break
+    # The turn's conclusion next (the agent's own account beats the tool output around a match),
+    # in order, with its reserved room and what the chosen sentences left.
+    total = max_chars + reply_room
+    shown = set(chosen.values())
+    tail: list[str] = []
+    for sentence in conclusion:  # in order: a conclusion reads from its start
+        piece = _cut_around(sentence, index, weights)
+        if piece in shown or used + len(piece) + 1 > total:
+            continue
+        tail.append(piece)
+        shown.add(piece)
+        used += len(piece) + 1
     # Context, while room is left: the sentence after a chosen one (often the answer or its reason),
-    # then the one before it.
-    for step in (1, -1):
-        for pos in sorted(chosen):
-            near = pos + step
-            if 0 <= near < len(sentences) and near not in chosen and sentences[near][0] == sentences[pos][0]:
-                piece = _cut_around(sentences[near][2], index, weights)
-                if used + len(piece) + 1 <= max_chars:
-                    chosen[near] = piece
-                    used += len(piece) + 1
+    # then the one before it, widening in up to NEIGHBOUR_ROUNDS passes.
+    for _ in range(NEIGHBOUR_ROUNDS):
+        grown = False
+        for step in (1, -1):
+            for pos in sorted(chosen):
+                near = pos + step
+                if 0 <= near < len(sentences) and near not in chosen and sentences[near][0] == sentences[pos][0]:
+                    piece = _cut_around(sentences[near][2], index, weights)
+                    if piece not in shown and used + len(piece) + 1 <= total:
+                        chosen[near] = piece
+                        shown.add(piece)
+                        used += len(piece) + 1
+                        grown = True
+        if not grown:
+            break
     lines: list[str] = []
     last = None
     for pos in sorted(chosen):
@@ -1027,17 +1090,24 @@ def answer_lines(
             lines.append("…")
         lines.append(chosen[pos])
         last = pos
-    room = reply_room + max(0, max_chars - used)
-    shown = set(chosen.values())
-    tail: list[str] = []
-    for sentence in conclusion:  # in order: a conclusion reads from its start
-        piece = _cut_around(sentence, index, weights)
-        if piece in shown or len(piece) + 1 > room:
-            continue
-        tail.append(piece)
-        room -= len(piece) + 1
     if tail:
         lines += ["…", *tail] if lines else tail
+    # Then, while room is left, the conclusions of the turns around the matching one that follow
+    # it up: the next one's ("looks good, commit it" - what was done), the one before's (a
+    # matching turn that only follows up, "does this need a changelog entry?", has its subject there).
+    for other in (later, earlier):
+        if not other or used >= total:
+            continue
+        more: list[str] = []
+        for sentence in _sentences(other[:20_000]):
+            piece = _cut_around(sentence, index, weights)
+            if piece in shown or used + len(piece) + 1 > total:
+                continue
+            more.append(piece)
+            shown.add(piece)
+            used += len(piece) + 1
+        if more:
+            lines += ["…", *more] if lines else more
     return "\n".join(lines)
 
 
@@ -1055,9 +1125,12 @@ def _summary_of_body(body: str) -> str:
     return (m.group(1) if m else body).strip()
 
 
-def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candidate, item: RecallItem) -> RecallItem:
+def _with_passage(
+    store: Store, index: Index, concepts: list[Concept], c: Candidate, item: RecallItem, *, follow_ups: bool = True
+) -> RecallItem:
     """The item showing the sentences of its best passages that hold most of the query's concepts,
-    its summary after them (cut first when the budget is short); the summary alone when none does."""
+    its summary after them (cut first when the budget is short); the summary alone when none does.
+    `follow_ups`: also the conclusions of the turns that follow up the matching one."""
     if c.kind == "knowledge":
         k = store.knowledge_by_rowid([c.rowid]).get(c.rowid)
         passage = "" if k is None else _knowledge_excerpt(index, concepts, c, k.body)
@@ -1065,7 +1138,27 @@ def _with_passage(store: Store, index: Index, concepts: list[Concept], c: Candid
         texts = [text for pid in c.passages if pid >= 0 for text in store.passage_texts(c.rowid, pid)]
         best = c.passages[0] if c.passages else -1
         reply = store.turn_reply(c.rowid, best) if best >= 0 else None
-        passage = answer_lines(index, concepts, texts, reply=reply)
+        # The turns around the matching one that only follow it up (their prompt names nothing
+        # the query asks): the one before holds the subject, the next one what was done.
+        weights = _concept_weights(index, concepts)
+
+        def follows_up(prompt: str) -> bool:
+            return not _sentence_score(set(index.analyzer.analyze(prompt[:2000])), weights)
+
+        earlier = (
+            store.turn_reply(c.rowid, best - 1) if follow_ups and best > 0 and texts and follows_up(texts[0]) else None
+        )
+        nxt = store.next_prompt(c.rowid, best) if follow_ups and best >= 0 else None
+        later = store.turn_reply(c.rowid, nxt[0]) if nxt is not None and follows_up(nxt[1]) else None
+        passage = answer_lines(
+            index,
+            concepts,
+            texts,
+            reply=reply,
+            earlier=earlier if earlier != reply else None,
+            later=later if later != reply else None,
+            weights=weights,
+        )
     if not passage:
         return item
     return replace(item, excerpt=passage, summary=item.excerpt)

@@ -88,13 +88,21 @@ def time_window(query: str, now: datetime) -> Window | None:
 def time_words(query: str, now: datetime) -> tuple[Window | None, str]:
     """The window a prompt's time words name (or None), and the prompt without them: "in March" is
     when, not what, so recall must not look for the word "march"."""
+    window, rest, _ = time_words_loose(query, now)
+    return window, rest
+
+
+def time_words_loose(query: str, now: datetime) -> tuple[Window | None, str, bool]:
+    """`time_words`, and whether the window is a distance back ("four weeks ago"), which people
+    say loosely, unlike a named day or month ("yesterday", "in March")."""
     text = query.lower()
     today = _day_start(now)
     found = _window(text, today)
     if found is None:
-        return None, query
+        return None, query, False
     window, (a, b) = found
-    return window, query[:a] + " " + query[b:]
+    ago = _AGO.search(text)
+    return window, query[:a] + " " + query[b:], ago is not None and ago.span() == (a, b)
 
 
 def _window(text: str, today: datetime) -> tuple[Window, tuple[int, int]] | None:

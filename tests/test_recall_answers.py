@@ -506,3 +506,122 @@ def test_feedback_raises_the_candidate_that_shares_the_best_passages_words(tmp_p
     assert all(g >= 0 for g in gain.values())
     assert max(gain.values()) <= FEEDBACK_WEIGHT * ranked[0].score + 1e-9
     assert gain[SAME_FIX] > gain[OTHER]
+
+
+FOLLOWED_UP = "cccccccc-1111-4000-8000-000000000001"
+
+
+def test_the_turns_that_follow_up_the_matching_one_show_their_conclusions(tmp_path: Path) -> None:
+    """The question's words are only in a follow-up turn ("does this need a changelog entry?" -
+    "selfHeal no longer fights the autoscaler"): what was done is the turn before's conclusion, and
+    the next turn, a go-ahead ("ok, push it"), concludes with where it went."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    t = Transcript(FOLLOWED_UP, datetime(2026, 10, 1, 9, tzinfo=UTC))
+    t.user("The deployment dashboard shows the checkout service as out of sync all the time.")
+    t.tool("Bash", "kubectl get application checkout", "checkout   OutOfSync   Healthy")
+    t.assistant("I added ignoreDifferences for jsonPointers /spec/replicas to the Application.")
+    t.user("does this need a changelog entry?")
+    t.assistant("No. The app is synced and selfHeal no longer fights the autoscaler.")
+    t.user("ok, push it")
+    t.assistant("Pushed to the release branch as commit a3f9c1e.")
+    t.routine(random.Random(2), 2)
+    t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    out = recall(store, index, "why did selfHeal fight the autoscaler", project=(PROJECT,), now=NOW)
+    assert out.results and out.results[0].native_id == FOLLOWED_UP
+    assert "selfHeal no longer fights" in out.context
+    assert "ignoreDifferences" in out.context
+    assert "a3f9c1e" in out.context
+
+
+def test_the_shown_sentences_widen_around_the_match_while_room_is_left(tmp_path: Path) -> None:
+    from smriti.recall import _prepare, answer_lines
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    fix = "I made the settlement cutoff timezone-aware with ZoneInfo."
+    text = f"The old value was naive, but the day ends in Europe/Berlin. Midnight there is 23:00 UTC in winter. {fix}"
+    concepts = _prepare(index, "settlement cutoff timezone")
+    # the matching sentence is the turn's conclusion too: two sentences before it hold the reason
+    shown = answer_lines(index, concepts, [text], reply=fix)
+    assert "ZoneInfo" in shown and "Europe/Berlin" in shown
+
+
+def test_a_weekday_narrows_by_date_and_is_looked_for(tmp_path: Path) -> None:
+    """ "on Monday" names a window (last Monday) and a word: the session where the user said
+    "on Monday" ranks above a newer one about the same visit on another day, though neither lies
+    in that window."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    said = "dddddddd-1111-4000-8000-000000000001"
+    other = "dddddddd-1111-4000-8000-000000000002"
+    for native, day, line in (
+        (said, 1, "I left home at 7 AM on Monday and reached the dentist at 9."),
+        (other, 20, "I reached the dentist late on Thursday because of the traffic."),
+    ):
+        t = Transcript(native, datetime(2026, 10, day, 9, tzinfo=UTC))
+        t.user(line)
+        t.assistant("Noted.")
+        t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    out = recall(store, index, "what time did I reach the dentist on Monday", project=(PROJECT,), now=NOW)
+    assert [r.native_id for r in out.results][:1] == [said]
+
+
+def test_a_loose_time_window_lifts_a_session_just_outside_it(tmp_path: Path) -> None:
+    """ "three weeks ago" is said loosely: a session five weeks back beats an identical one from
+    yesterday (recency favours that one); a named month is not loose ("back in October" above)."""
+    from smriti.adapters import load_registry
+    from smriti.config import UserConfig
+    from smriti.ingest import ingest
+    from smriti.timewords import time_words_loose
+
+    assert time_words_loose("the fix three weeks ago", NOW)[2]
+    assert not time_words_loose("the fix back in October", NOW)[2]
+    assert not time_words_loose("the fix yesterday", NOW)[2]
+    folder = tmp_path / "claude" / "-home-dev-payments-api"
+    for n, days in enumerate((1, 33)):
+        t = Transcript(f"eeeeeee{n}-0000-4000-8000-{n:012d}", (NOW - timedelta(days=days)).replace(hour=9))
+        t.user("The webhook signature check fails for refunds.")
+        t.assistant("Fixed the webhook signature check for refunds: the raw body is verified now.")
+        t.write(folder)
+    data = tmp_path / "data"
+    store, index = Store(paths.db_path(data)), Index(paths.index_dir(data))
+    ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [tmp_path / "claude"])
+    asked = "what did we do about the webhook signature check for refunds"
+    assert recall(store, index, asked, project=None, now=NOW).results[0].native_id.startswith("eeeeeee0")
+    out = recall(store, index, asked + " three weeks ago", project=None, now=NOW)
+    assert out.results[0].native_id.startswith("eeeeeee1")
+
+
+def test_the_turns_conclusion_comes_before_the_tool_output_around_the_match(tmp_path: Path) -> None:
+    """The conclusion's last sentence ("Fix: …") is shown, not crowded out by the lines of tool
+    output next to the matching one."""
+    from smriti.recall import _prepare, answer_lines
+
+    index = Index(paths.index_dir(tmp_path / "data"))
+    output = "\n".join(
+        [f"--> charge.succeeded [evt_{n}] POST /hooks/{n} 400" for n in range(4)]
+        + ["> stripe listen: webhook signature check fails for evt_4"]
+        + [f"--> charge.refunded [evt_{n}] POST /hooks/{n} 400" for n in range(4, 9)]
+    )
+    texts = ["Stripe webhooks fail with a signature error for every payload we receive today.", output]
+    reply = (
+        "The handler lets the framework parse the body into a dict and then serializes it again with json.dumps. "
+        "The signature is computed over the exact bytes Stripe sent, and serializing again changes whitespace. "
+        "Fix: read the raw request body and pass those bytes to construct_event."
+    )
+    concepts = _prepare(index, "webhook signature fails")
+    shown = answer_lines(index, concepts, texts, reply=reply)
+    assert "Fix: read the raw request body" in shown
+    assert "webhook signature check fails" in shown  # and the matching line, with some around it

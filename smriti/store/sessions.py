@@ -435,19 +435,26 @@ class SessionsMixin(StoreConnection):
             out.append(text)
         return out
 
+    def next_prompt(self, session_rowid: int, seq: int) -> tuple[int, str] | None:
+        """The first user prompt after message `seq` (its seq and text): the turn that follows."""
+        row = self.conn.execute(
+            "select m.seq, b.text from messages m join blobs b on b.id = m.blob where m.session = ? and m.seq > ? "
+            "and m.kind = 'prompt' order by m.seq limit 1",
+            (session_rowid, seq),
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
     def turn_reply(self, session_rowid: int, seq: int) -> str | None:
         """The agent's last prose reply (a `response`) in the user turn that holds message `seq`:
         after the tool calls, where an agent says what it found or did."""
-        start = self._scalar(
-            "select max(seq) from messages where session = ? and seq <= ? and kind = 'prompt'", (session_rowid, seq)
-        )
-        end = self._scalar(
-            "select min(seq) from messages where session = ? and seq > ? and kind = 'prompt'", (session_rowid, seq)
-        )
         row = self.conn.execute(
-            "select b.text from messages m join blobs b on b.id = m.blob where m.session = ? and m.seq >= ? "
-            "and m.seq < ? and m.kind = 'response' order by m.seq desc limit 1",
-            (session_rowid, start if start is not None else 0, end if end is not None else 1 << 62),
+            "select b.text from messages m join blobs b on b.id = m.blob "
+            "where m.session = ?1 and m.kind = 'response' and m.seq >= coalesce("
+            "(select max(seq) from messages where session = ?1 and seq <= ?2 and kind = 'prompt'), 0) "
+            "and m.seq < coalesce("
+            "(select min(seq) from messages where session = ?1 and seq > ?2 and kind = 'prompt'), ?3) "
+            "order by m.seq desc limit 1",
+            (session_rowid, seq, 1 << 62),
         ).fetchone()
         return row[0] if row else None
 
