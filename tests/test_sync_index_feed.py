@@ -12,6 +12,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from conftest import run_smriti
 
 from smriti import paths
@@ -228,3 +229,36 @@ def test_a_sync_killed_inside_its_transaction_leaves_neither_items_nor_documents
     before = tmp_path / "before"
     sync_as_before(before, repo)
     assert answers(data) == answers(before)
+
+
+def test_streamed_blobs_are_the_blobs_git_has_in_the_order_asked(tmp_path: Path) -> None:
+    """`stream_blobs` (sync parses each blob while git reads the next) gives what one `read_blobs`
+    call gives: more requests than a pipe holds, a blob larger than one, a missing one, a repeat."""
+    from smriti.errors import SmritiError
+    from smriti.team.git import read_blobs, stream_blobs
+
+    repo = tmp_path / "blobs"
+    (repo / "f").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    rng = random.Random(3)
+    for i in range(2000):  # 2,000 requests of 41 bytes: more than a 64 KB pipe buffer
+        (repo / "f" / f"{i}.md").write_text(f"blob {i} {text(rng, 5)}\n")
+    (repo / "f" / "big.md").write_bytes(bytes(rng.randrange(256) for _ in range(300_000)))
+    paths = sorted((repo / "f").iterdir())
+    shas = subprocess.run(
+        ["git", "-C", str(repo), "hash-object", "-w", "--stdin-paths"],
+        input="".join(f"{p}\n" for p in paths),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    missing = "0" * 40
+    asked = [*shas[:1000], missing, shas[5], *shas[1000:]]
+    streamed = list(stream_blobs(repo, asked))
+    assert [sha for sha, _ in streamed] == asked
+    whole = read_blobs(repo, asked)
+    assert {sha: data for sha, data in streamed if data is not None} == whole
+    assert dict(streamed)[missing] is None and len(whole) == len(shas)
+    assert list(stream_blobs(repo, [])) == []
+    with pytest.raises(SmritiError, match="cat-file"):
+        list(stream_blobs(tmp_path / "not-a-repo", shas[:3]))

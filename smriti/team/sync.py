@@ -36,9 +36,9 @@ from smriti.team.git import (
     knowledge_tree,
     last_authors,
     object_format,
-    read_blobs,
     remote_of,
     resolve_commit,
+    stream_blobs,
 )
 from smriti.team.knowledge import KnowledgeError, KnowledgeItem
 
@@ -207,23 +207,37 @@ def sync(
         store.save_sync_state(key, result.ref, result.commit)
         return result
 
-    to_read = [e.blob for e in good if e.blob not in by_blob and e.blob not in contents]
-    contents.update(read_blobs(repo, to_read))
+    ordered = sorted(good, key=lambda e: e.path)
+    # The blobs to read, in the order they are parsed below: git streams them while Python parses.
+    to_read = list(dict.fromkeys(e.blob for e in ordered if e.blob not in by_blob and e.blob not in contents))
+    blobs = stream_blobs(repo, to_read)
+    to_read_set, read = set(to_read), set()
+
+    def content(blob: str) -> bytes:
+        while blob in to_read_set and blob not in read:
+            sha, data = next(blobs)
+            read.add(sha)
+            if data is not None:
+                contents[sha] = data
+        return contents.get(blob, b"")
+
     authors = _authors(repo, result.commit, good)
     # item id -> every file that claims it: its known content's id, else its parsed frontmatter's
     claims: dict[str, list[tuple[_Entry, KnowledgeItem | None]]] = {}
-    for e in sorted(good, key=lambda e: e.path):
+    for e in ordered:
         item_id = by_blob.get(e.blob)
         if item_id is not None:  # content known: unchanged or moved
             claims.setdefault(item_id, []).append((e, None))
             continue
         try:
-            item = knowledge.parse(contents.get(e.blob, b""), path=e.path)
+            item = knowledge.parse(content(e.blob), path=e.path)
         except KnowledgeError as exc:
             where = f"line {exc.line}: " if exc.line else ""
             result.rejected.append({"path": e.path, "reason": f"{where}{exc.message}"})
             continue
         claims.setdefault(item.id, []).append((e, item))
+    for _ in blobs:  # every blob was read above; this lets git finish and says if it failed
+        pass
     kept: set[str] = set()  # item ids that stay in the store
     moves: list[tuple[str, str, str]] = []  # (item id, old path, new path)
     writes = sum(len(c) == 1 and c[0][1] is not None for c in claims.values())
