@@ -463,7 +463,7 @@ class Index:
     @contextmanager
     def feed(self, store: Store, *, big: bool) -> Iterator[Feed | None]:
         """A drain of the outbox run WHILE a transaction of the store writes it, so Tantivy's
-        indexing threads (no GIL) work on the other core while Python parses the next items. None
+        indexing threads (no GIL) work on the other core while Python stores the next items. None
         when this index cannot take one (read-only, or waiting for a rebuild): the caller then
         stores as before and `sync` drains afterwards. Use it around the transaction (the writer lock
         is taken before the store's write lock, the order every other writer of both keeps), call
