@@ -940,7 +940,9 @@ def sync(
     if ref and worktree:
         raise click.UsageError("--ref and --worktree exclude each other")
     app = _app(ctx)
-    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree, fetch_first=fetch)
+    # The index is opened first (and built, if new, from what the store holds before): the import
+    # then feeds it as it stores items, and it commits right after the store (Index.feed).
+    result = run_sync(app.store, _repo(repo), ref=ref, worktree=worktree, fetch_first=fetch, index=app.index)
     app.index.sync(app.store)
     if not quiet:
         for warning in result.warnings:

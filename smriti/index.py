@@ -470,6 +470,24 @@ class Index:
         for doc in store.knowledge_docs(knowledge_ids):
             self._add(writer, doc)
 
+    @contextmanager
+    def feed(self, store: Store, *, big: bool) -> Iterator[Feed | None]:
+        """A drain of the outbox run WHILE a transaction of the store writes it, so Tantivy's
+        indexing threads (no GIL) work on the other core while Python stores the next items. None
+        when this index cannot take one (read-only, or waiting for a rebuild): the caller then
+        stores as before and `sync` drains afterwards. Use it around the transaction (the writer lock
+        is taken before the store's write lock, the order every other writer of both keeps), call
+        `Feed.step` inside it, and `Feed.commit` after the store committed."""
+        if self.read_only or self.needs_rebuild:
+            yield None
+            return
+        with self._writer_lock():
+            feed = Feed(self, store, big)
+            try:
+                yield feed
+            finally:
+                feed.writer = None  # uncommitted (the transaction failed, or commit was never called): dropped
+
     def rebuild(self, store: Store, progress: Progress | None = None, *, if_needed: bool = False) -> int | None:
         """Throw the index away and index every message in the store again. With `if_needed`, not
         when another process has built it meanwhile (then None: the caller drains the outbox)."""
@@ -768,3 +786,40 @@ class Index:
         from pathlib import Path
 
         return sum(p.stat().st_size for p in Path(self.dir).rglob("*") if p.is_file())
+
+
+class Feed:
+    """The outbox drained inside the store's transaction that fills it (`Index.feed`).
+
+    The outbox keeps its meaning: a change leaves it only after the index committed it, and the
+    index commits only after the store did. A process that dies in between leaves the changes in
+    the outbox (Tantivy drops a writer's uncommitted documents), so the next command indexes them;
+    one that dies before the store's commit leaves neither. One commit at the end, however long the
+    transaction: documents committed before the store's commit could outlive a rollback."""
+
+    def __init__(self, index: Index, store: Store, big: bool):
+        self.index = index
+        self.store = store
+        self.big = big
+        self.writer: tantivy.IndexWriter | None = None
+        self.done_upto = 0  # the last outbox id whose change is in the writer, not yet committed
+        self.applied = 0
+
+    def step(self) -> None:
+        """Hand the changes the transaction has written since the last step to the writer (deletes,
+        then documents read back from the store, as `Index.sync` does)."""
+        while batch := self.store.outbox_batch(after=self.done_upto):
+            if self.writer is None:
+                self.writer = self.index._index.writer(WRITER_HEAP, _threads(self.big))
+            self.index._apply(self.writer, self.store, batch)
+            self.done_upto = batch[-1][0]
+            self.applied += len(batch)
+
+    def commit(self) -> int:
+        """After the store's commit: commit the index, then mark the changes done. Returns how many."""
+        self.step()  # anything written after the last step (a change outside the transaction too)
+        if self.writer is not None:
+            self.index._commit(self.writer)
+            self.writer = None
+            self.store.outbox_done(self.done_upto)
+        return self.applied

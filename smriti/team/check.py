@@ -13,9 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from smriti.errors import ConfigError, InvalidInput
-from smriti.team import gate, knowledge, redact
-from smriti.team.config import load_team_config
+from smriti.team import knowledge
 from smriti.team.git import repo_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from smriti.team import redact
+
+# The redaction and gate modules (and the team config, which imports them) are imported by `check`
+# itself: `sync` imports this module for `name_problem` only, and they cost it ~50-100 ms.
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\.md")
 SAFE_FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
@@ -68,6 +74,9 @@ def _smriti_dir(target: Path) -> tuple[Path, Path]:
 
 
 def check(targets: list[Path]) -> CheckResult:
+    from smriti.team import redact
+    from smriti.team.config import load_team_config
+
     result = CheckResult()
     targets = targets or [Path.cwd()]
     for target in targets:
@@ -103,6 +112,8 @@ def _knowledge_files(smriti_dir: Path) -> list[Path]:
 
 
 def _check_file(path: Path, root: Path, settings: redact.Settings, seen: dict[str, str], result: CheckResult) -> None:
+    from smriti.team import gate, redact
+
     try:
         shown = str(path.relative_to(root))
     except ValueError:

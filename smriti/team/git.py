@@ -6,8 +6,11 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from smriti.errors import InvalidInput, SmritiError
 
@@ -146,6 +149,77 @@ def read_blobs(root: Path, shas: list[str]) -> dict[str, bytes]:
         out[sha] = data[start : start + size]
         pos = start + size + 1
     return out
+
+
+def stream_blobs(root: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
+    """`read_blobs` as git writes them: (sha, contents) in the order asked, None for a blob git does
+    not have. The caller works on each blob while git (a process of its own, on the other core where
+    there is one) reads and inflates the next; git starts on this call, not on the first `next`.
+    The iterator raises SmritiError if git fails or stops early."""
+    if not shas:
+        return iter(())
+    import tempfile
+
+    errors = tempfile.TemporaryFile()  # not a pipe: git must never block on it while stdout is read
+    try:
+        proc = subprocess.Popen(
+            ["git", "-C", str(root), "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+        )
+    except FileNotFoundError:
+        errors.close()
+        raise SmritiError("git is not installed (or not on PATH); sharing needs it") from None
+    assert proc.stdin is not None
+    # Written from a thread: the request outgrows a pipe's buffer, and git blocks on a full stdout
+    # until it is read here. The thread only waits on the pipe (no GIL held).
+    writer = threading.Thread(target=_write_all, args=(proc.stdin, ("\n".join(shas) + "\n").encode()), daemon=True)
+    writer.start()
+    return _blob_stream(proc, writer, errors, shas)
+
+
+def _blob_stream(
+    proc: subprocess.Popen[bytes], writer: threading.Thread, errors: IO[bytes], shas: list[str]
+) -> Iterator[tuple[str, bytes | None]]:
+    assert proc.stdout is not None
+    out = proc.stdout
+    finished = False
+    try:
+        for sha in shas:
+            header = out.readline()
+            if not header.endswith(b"\n"):
+                break  # git stopped early: said below
+            parts = header.split()
+            if len(parts) < 3 or parts[1] == b"missing":
+                yield sha, None
+                continue
+            size = int(parts[2])
+            data = out.read(size)
+            if len(data) < size or out.read(1) != b"\n":
+                break
+            yield sha, data
+        else:
+            finished = True
+    finally:
+        if not finished:
+            proc.kill()
+        out.close()
+        writer.join()
+        code = proc.wait()
+        errors.seek(0)
+        stderr = errors.read()
+        errors.close()
+    if not finished or code != 0:
+        raise SmritiError(f"git cat-file --batch failed: {stderr.decode(errors='replace').strip()}")
+
+
+def _write_all(pipe: IO[bytes], data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except (BrokenPipeError, OSError):  # git died: the reader says so
+        pass
 
 
 def object_format(root: Path) -> str:

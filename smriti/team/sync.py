@@ -17,12 +17,13 @@ git says committed its file: the author a person is shown.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from smriti import project as projects
-from smriti.digest.apply import learn_from_move
 from smriti.errors import SmritiError
 from smriti.store import Store
 from smriti.team import knowledge
@@ -35,11 +36,19 @@ from smriti.team.git import (
     knowledge_tree,
     last_authors,
     object_format,
-    read_blobs,
     remote_of,
     resolve_commit,
+    stream_blobs,
 )
 from smriti.team.knowledge import KnowledgeError, KnowledgeItem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from smriti.index import Feed, Index
+
+# With an index, items are handed to its writer every FEED_EVERY stored: Tantivy's threads index
+# them on the other core while Python stores the next ones (instead of all of it after the import).
+FEED_EVERY = 250
 
 
 @dataclass
@@ -149,8 +158,17 @@ def _authors(repo: Path, commit: str | None, entries: list[_Entry]) -> dict[str,
 
 
 def sync(
-    store: Store, repo: Path, *, ref: str | None = None, worktree: bool = False, fetch_first: bool = True
+    store: Store,
+    repo: Path,
+    *,
+    ref: str | None = None,
+    worktree: bool = False,
+    fetch_first: bool = True,
+    index: Index | None = None,
 ) -> SyncResult:
+    """Import the repo's knowledge. With `index`, what the import changes is indexed as it is
+    stored, and committed to the index right after the store's commit (`Index.feed`); without, the
+    changes wait in the outbox for the next `Index.sync`."""
     key = repo_key(repo)
     result = SyncResult()
     contents: dict[str, bytes] = {}
@@ -189,68 +207,105 @@ def sync(
         store.save_sync_state(key, result.ref, result.commit)
         return result
 
-    to_read = [e.blob for e in good if e.blob not in by_blob and e.blob not in contents]
-    contents.update(read_blobs(repo, to_read))
+    ordered = sorted(good, key=lambda e: e.path)
+    # The blobs to read, in the order they are parsed below: git streams them while Python parses.
+    to_read = list(dict.fromkeys(e.blob for e in ordered if e.blob not in by_blob and e.blob not in contents))
+    blobs = stream_blobs(repo, to_read)
+    to_read_set, read = set(to_read), set()
+
+    def content(blob: str) -> bytes:
+        while blob in to_read_set and blob not in read:
+            sha, data = next(blobs)
+            read.add(sha)
+            if data is not None:
+                contents[sha] = data
+        return contents.get(blob, b"")
+
     authors = _authors(repo, result.commit, good)
     # item id -> every file that claims it: its known content's id, else its parsed frontmatter's
     claims: dict[str, list[tuple[_Entry, KnowledgeItem | None]]] = {}
-    for e in sorted(good, key=lambda e: e.path):
+    for e in ordered:
         item_id = by_blob.get(e.blob)
         if item_id is not None:  # content known: unchanged or moved
             claims.setdefault(item_id, []).append((e, None))
             continue
         try:
-            item = knowledge.parse(contents.get(e.blob, b""), path=e.path)
+            item = knowledge.parse(content(e.blob), path=e.path)
         except KnowledgeError as exc:
             where = f"line {exc.line}: " if exc.line else ""
             result.rejected.append({"path": e.path, "reason": f"{where}{exc.message}"})
             continue
         claims.setdefault(item.id, []).append((e, item))
+    for _ in blobs:  # every blob was read above; this lets git finish and says if it failed
+        pass
     kept: set[str] = set()  # item ids that stay in the store
     moves: list[tuple[str, str, str]] = []  # (item id, old path, new path)
-    with store.batch():
-        for item_id, claimants in claims.items():
-            if len(claimants) > 1:
-                # Whichever path sorts first must not win: a copy could replace a genuine item's body
-                # under its id. None is imported; an item already known keeps its body and path.
-                paths = [e.path for e, _ in claimants]
-                keeps = " (the item already synced keeps its content)" if item_id in known else ""
-                for e, _ in claimants:
-                    others = ", ".join(p for p in paths if p != e.path)
-                    result.rejected.append(
-                        {"path": e.path, "reason": f"id {item_id} is also claimed by {others}: none is imported{keeps}"}
-                    )
-                if item_id in known:
-                    kept.add(item_id)
-                continue
-            ((e, parsed),) = claimants
-            kept.add(item_id)
-            committer = authors.get(e.path)
-            if parsed is None:
-                if known[item_id][0] == e.path:
-                    store.set_knowledge_committer(key, item_id, committer)
-                    result.unchanged += 1
-                else:
-                    store.move_knowledge(key, item_id, e.path, committer)
+    writes = sum(len(c) == 1 and c[0][1] is not None for c in claims.values())
+    with _feed(index, store, writes) as feed:
+        with store.batch():
+            for n, (item_id, claimants) in enumerate(claims.items(), 1):
+                if feed is not None and n % FEED_EVERY == 0:
+                    feed.step()
+                if len(claimants) > 1:
+                    # Whichever path sorts first must not win: a copy could replace a genuine item's body
+                    # under its id. None is imported; an item already known keeps its body and path.
+                    paths = [e.path for e, _ in claimants]
+                    keeps = " (the item already synced keeps its content)" if item_id in known else ""
+                    for e, _ in claimants:
+                        others = ", ".join(p for p in paths if p != e.path)
+                        reason = f"id {item_id} is also claimed by {others}: none is imported{keeps}"
+                        result.rejected.append({"path": e.path, "reason": reason})
+                    if item_id in known:
+                        kept.add(item_id)
+                    continue
+                ((e, parsed),) = claimants
+                kept.add(item_id)
+                committer = authors.get(e.path)
+                if parsed is None:
+                    if known[item_id][0] == e.path:
+                        store.set_knowledge_committer(key, item_id, committer)
+                        result.unchanged += 1
+                    else:
+                        store.move_knowledge(key, item_id, e.path, committer)
+                        moves.append((item_id, known[item_id][0], e.path))
+                        result.updated += 1
+                    continue
+                outcome = store.upsert_knowledge(
+                    parsed, origin="sync", repo=key, path=e.path, blob=e.blob, committed_by=committer
+                )
+                if item_id in known and known[item_id][0] != e.path:  # edited and moved
                     moves.append((item_id, known[item_id][0], e.path))
+                if outcome == "imported":
+                    result.imported += 1
+                elif outcome == "updated":
                     result.updated += 1
-                continue
-            outcome = store.upsert_knowledge(
-                parsed, origin="sync", repo=key, path=e.path, blob=e.blob, committed_by=committer
-            )
-            if item_id in known and known[item_id][0] != e.path:  # edited and moved
-                moves.append((item_id, known[item_id][0], e.path))
-            if outcome == "imported":
-                result.imported += 1
-            elif outcome == "updated":
-                result.updated += 1
-            else:
-                result.unchanged += 1
-        result.removed = store.remove_knowledge(key, (i for i in known if i not in kept))
-        # A file a reviewer moved to another category's folder corrects that category: a label the
-        # next categorize of this repo's sessions learns from.
-        for item_id, old_path, new_path in moves:
-            if learn_from_move(store, key, item_id, old_path, new_path):
-                result.relabelled += 1
-        store.save_sync_state(key, result.ref, result.commit)
+                else:
+                    result.unchanged += 1
+            result.removed = store.remove_knowledge(key, (i for i in known if i not in kept))
+            # A file a reviewer moved to another category's folder corrects that category: a label the
+            # next categorize of this repo's sessions learns from.
+            result.relabelled = _learn_from_moves(store, key, moves)
+            store.save_sync_state(key, result.ref, result.commit)
+        if feed is not None:  # after the store's commit, under the same writer lock
+            feed.commit()
     return result
+
+
+def _learn_from_moves(store: Store, key: str, moves: list[tuple[str, str, str]]) -> int:
+    if not moves:
+        return 0
+    # Imported only when a file moved: categorize's vocabularies cost every other sync ~50 ms.
+    from smriti.digest.apply import learn_from_move
+
+    return sum(bool(learn_from_move(store, key, item_id, old, new)) for item_id, old, new in moves)
+
+
+@contextmanager
+def _feed(index: Index | None, store: Store, items: int) -> Iterator[Feed | None]:
+    if index is None:
+        yield None
+        return
+    from smriti.index import BIG_DRAIN
+
+    with index.feed(store, big=items >= BIG_DRAIN) as feed:
+        yield feed
