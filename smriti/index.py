@@ -393,6 +393,37 @@ class Index:
         writer.wait_merging_threads()
         self._index.reload()
 
+    def direct_build(self, store: Store) -> DirectBuild | None:
+        """A first ingest's index, built while the store is written (see `DirectBuild`), or None
+        where that does not apply: the store already holds something the index would, the index
+        holds documents, it is read-only, or another process holds the index's writer lock."""
+        if self.read_only or not store.nothing_indexable():
+            return None
+        lock = _try_lock(self.lock_path)
+        if lock is None:
+            return None
+        try:
+            state = self._state()
+            if state == "stale" or (state == "built" and self._fresh_searcher().num_docs):
+                raise _NotDirect
+            mark = store.outbox_last_id()
+            if not store.nothing_indexable():  # something arrived meanwhile: the outbox path
+                raise _NotDirect
+            writer = self._index.writer(WRITER_HEAP, WRITER_THREADS)
+            if state == "empty":
+                writer.delete_all_documents()  # as a rebuild starts (a crashed build's leftovers)
+        except _NotDirect:
+            lock.close()
+            return None
+        except BaseException:
+            lock.close()
+            raise
+        return DirectBuild(self, lock, writer, mark, rebuild=state == "empty")
+
+    def _fresh_searcher(self) -> tantivy.Searcher:
+        self._index.reload()
+        return self._index.searcher()
+
     def sync(self, store: Store, progress: Progress | None = None) -> int:
         """Drain the store's outbox into the index; returns the number of changes applied.
 
@@ -756,3 +787,106 @@ class Index:
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.dir.rglob("*") if p.is_file())
+
+
+class _NotDirect(Exception):
+    """A direct build does not apply after all (see `Index.direct_build`)."""
+
+
+def _try_lock(path: Path) -> Any:
+    """The index's writer lock (the file, held open) if no other process holds it, else None."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(path, "a+")  # noqa: SIM115  (held across calls: closed by DirectBuild.close)
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        return None
+    return fh
+
+
+class DirectBuild:
+    """A first ingest's index, built from what ingest writes as it writes it.
+
+    Into an empty store the outbox path costs twice: every message is written, then read back
+    (joined with its session and body) to be indexed after the last batch, while the index's
+    threads had nothing to do during the writes. Here each session's documents go to one writer,
+    opened (under the cross-process writer lock) before the first write, right after the session is
+    written and digested (its category is then final); its indexing threads run beside the writes,
+    and the run ends with one commit. The index is the same as a rebuild of the final store, or the
+    build is dropped: that holds when the store held nothing indexable when it began, every session
+    is added once, after its last change in the run, and every change queued in the outbox since the
+    start was made by a session added (`session_written` records the outbox rows of its own write).
+    A session written twice, a no-save deletion, another process's write: `finish` then says None,
+    the writer is rolled back and ingest syncs as before (the rebuild or the outbox drain).
+
+    The outbox stays the crash record: its rows are written as always and cleared only after the
+    index commit; a crash before leaves the index as it was (empty, or marked for a rebuild) and
+    the rows for the next run, as with a drain.
+    """
+
+    def __init__(self, index: Index, lock: Any, writer: tantivy.IndexWriter, mark: int, *, rebuild: bool):
+        self._index = index
+        self._lock = lock
+        self._writer: tantivy.IndexWriter | None = writer
+        self._start = mark
+        self._rebuild = rebuild
+        self._added: set[int] = set()  # sessions whose documents are in the writer
+        self._accounted: set[int] = set()  # outbox rows those sessions' writes queued
+        self.messages = 0  # message documents added (what a rebuild reports)
+        self.valid = True
+
+    def session_written(self, store: Store, session_rowid: int, mark: int, rows: Sequence[Any] | None) -> None:
+        """Session `session_rowid` was just written and digested, its outbox rows after `mark`.
+        `rows`: its stored rows when it was written whole (`WriteResult.stored`), else read back."""
+        if not self.valid or self._writer is None:
+            return
+        queued = store.outbox_batch(limit=1_000_000, after=mark)
+        if session_rowid in self._added or any(op not in ("session", "digest", "message") for _, op, _ in queued):
+            self.valid = False  # its documents would need deleting: not what a rebuild does
+            return
+        agent, project, category = store.session_index_fields(session_rowid)
+        if rows is not None:
+            docs: Iterable[IndexDoc] = store.index_docs_of_rows(list(rows), agent, project, category)
+        else:
+            docs = store.index_docs_for_sessions([session_rowid])
+        add, writer = self._index._add, self._writer
+        for doc in docs:
+            add(writer, doc)
+            self.messages += 1
+        self._added.add(session_rowid)
+        self._accounted.update(i for i, _, _ in queued)
+
+    def finish(self, store: Store) -> int | None:
+        """Commit the build: the changes it covers (what `sync` would have reported), or None when
+        it does not cover the store (nothing committed; the caller syncs as before)."""
+        writer, index = self._writer, self._index
+        if writer is None:
+            return None
+        try:
+            queued = store.outbox_batch(limit=10_000_000)
+            covered = [i for i, _, _ in queued if i <= self._start or i in self._accounted]
+            if not self.valid or any(i > self._start and i not in self._accounted for i, _, _ in queued):
+                writer.rollback()
+                return None
+            for doc in [*store.digest_docs(), *store.knowledge_docs()]:
+                index._add(writer, doc)
+            index._commit(writer)
+            self._writer = None
+            if covered:
+                store.outbox_done(covered[-1])
+            if self._rebuild:
+                index._mark(built=True)
+                index.needs_rebuild = False
+            return self.messages if self._rebuild else len(covered)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Drop what is not committed and let other processes write the index."""
+        if self._writer is not None:
+            try:
+                self._writer.rollback()
+            finally:
+                self._writer = None
+        self._lock.close()  # closing the file releases its flock
