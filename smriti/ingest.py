@@ -33,7 +33,7 @@ from smriti.adapters._jsonl import MAX_SOURCE_BYTES, MAX_WHOLE_SOURCE_BYTES, des
 from smriti.config import NO_SAVE_MARKER, UserConfig
 from smriti.digest.apply import Enricher, Precomputed
 from smriti.errors import InvalidInput
-from smriti.index import DirectBuild, Index
+from smriti.index import Index
 from smriti.models import Problem, Session
 from smriti.store import SourceState, Store
 
@@ -260,19 +260,13 @@ def ingest(
         _examine(store, adapter, path, known.get(str(path)), config, stats.pop(str(path), None))
         for adapter, path in tasks
     ]
-    # Into an empty store and index, the index is built as sessions are written (index.DirectBuild),
-    # not read back from the store afterwards; when that does not hold up, `sync` does as before.
-    build = index.direct_build(store) if any(isinstance(c, _ToParse) for c in checks) else None
     feed = _Feed(tasks, checks)
     try:
-        _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress, build)
-        indexed = build.finish(store) if build is not None else None
+        _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
     finally:
         feed.close()
-        if build is not None:
-            build.close()
     result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
-    result.indexed = (indexed or 0) + index.sync(store)
+    result.indexed = index.sync(store)
     return result
 
 
@@ -285,7 +279,6 @@ def _ingest_batches(
     config: UserConfig,
     result: IngestResult,
     progress: Progress | None,
-    build: DirectBuild | None = None,
 ) -> None:
     done = 0
     while done < len(tasks):
@@ -310,7 +303,7 @@ def _ingest_batches(
         if reads:
             with store.batch():
                 for read in reads:
-                    _store_source(store, enricher, read, config, result, build)
+                    _store_source(store, enricher, read, config, result)
 
 
 class _Feed:
@@ -487,16 +480,11 @@ def _read_source(
 
 
 def _store_source(
-    store: Store,
-    enricher: Enricher,
-    read: _SourceRead,
-    config: UserConfig,
-    result: IngestResult,
-    build: DirectBuild | None = None,
+    store: Store, enricher: Enricher, read: _SourceRead, config: UserConfig, result: IngestResult
 ) -> None:
     """Write one source's read (inside the batch's transaction)."""
     for i, session in enumerate(read.sessions):
-        _store_session(store, enricher, session, config, result, read.digests.get(i), build)
+        _store_session(store, enricher, session, config, result, read.digests.get(i))
     if read.state is not None:
         store.save_source_state(read.state)
     if read.problems is not None:
@@ -531,7 +519,6 @@ def _store_session(
     config: UserConfig,
     result: IngestResult,
     pre: Precomputed | None = None,
-    build: DirectBuild | None = None,
 ) -> None:
     if store.is_tombstoned(session.agent, session.native_id):
         return
@@ -545,7 +532,6 @@ def _store_session(
     if excluded:
         result.skipped.append({"session": session.native_id, "reason": f"excluded by config ({excluded})"})
         return
-    mark = store.outbox_last_id() if build is not None and build.valid else 0
     written = store.write_session(session, proj.key if proj else None, proj.name if proj else None)
     result.messages_added += written.added
     result.messages_updated += written.updated
@@ -559,5 +545,3 @@ def _store_session(
             rows=written.stored,
             pre=pre if written.stored is not None else None,
         )
-        if build is not None:
-            build.session_written(store, written.session_rowid, mark, written.stored)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 
 from smriti.store.connection import StoreConnection, where_in
-from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc, MessageRow
+from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
@@ -27,42 +27,6 @@ class OutboxMixin(StoreConnection):
 
     def outbox_size(self) -> int:
         return self._scalar("select count(*) from outbox")
-
-    def outbox_last_id(self) -> int:
-        """The id of the newest change queued (0: none ever): a mark to read the outbox on from."""
-        return self._scalar("select coalesce(max(id), 0) from outbox")
-
-    def nothing_indexable(self) -> bool:
-        """Whether the store holds nothing the index would hold: no message, digest or knowledge item."""
-        return bool(
-            self._scalar(
-                "select not exists (select 1 from messages) and not exists (select 1 from digests) "
-                "and not exists (select 1 from knowledge)"
-            )
-        )
-
-    def session_index_fields(self, session_rowid: int) -> tuple[str, str | None, str | None]:
-        """The session's fields every one of its message documents carries: agent, project, category."""
-        return self._row("select agent, project, category from sessions where id = ?", (session_rowid,))
-
-    def index_docs_of_rows(
-        self, rows: list[MessageRow], agent: str, project: str | None, category: str | None
-    ) -> Iterator[IndexDoc]:
-        """The documents `index_docs_for_sessions` would read back for a session whose stored rows
-        are `rows`, every one of them (seq 0 on, in order: `WriteResult.stored`), built from them."""
-        from smriti.models import UNINDEXED_KINDS
-
-        turn = 0  # the seq of the turn's prompt: 0 before any prompt (as `_turn_start` says)
-        for r in rows:
-            kind, seq = r.kind, r.seq
-            if kind == "prompt":
-                turn = seq
-            if kind in UNINDEXED_KINDS:
-                continue
-            passage = turn + (seq - turn) // PASSAGE_MESSAGES * PASSAGE_MESSAGES
-            yield IndexDoc(
-                r.rowid, r.session_rowid, r.text, r.role, kind, r.timestamp, agent, project, category, passage=passage
-            )
 
     def index_docs_for_messages(self, message_rowids: list[int]) -> Iterator[IndexDoc]:
         for where, args in where_in("m.id", message_rowids):
