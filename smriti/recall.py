@@ -1059,14 +1059,21 @@ def answer_lines(
     # in order, with its reserved room and what the chosen sentences left.
     total = max_chars + reply_room
     shown = set(chosen.values())
-    tail: list[str] = []
-    for sentence in conclusion:  # in order: a conclusion reads from its start
-        piece = _cut_around(sentence, index, weights)
-        if piece in shown or used + len(piece) + 1 > total:
-            continue
-        tail.append(piece)
-        shown.add(piece)
-        used += len(piece) + 1
+
+    def fill(texts: list[str]) -> list[str]:
+        """The sentences of `texts`, in order, that are not shown yet and fit in the room left."""
+        nonlocal used
+        taken: list[str] = []
+        for sentence in texts:
+            piece = _cut_around(sentence, index, weights)
+            if piece in shown or used + len(piece) + 1 > total:
+                continue
+            taken.append(piece)
+            shown.add(piece)
+            used += len(piece) + 1
+        return taken
+
+    tail = fill(conclusion)  # in order: a conclusion reads from its start
     # Context, while room is left: the sentence after a chosen one (often the answer or its reason),
     # then the one before it, widening in up to NEIGHBOUR_ROUNDS passes.
     for _ in range(NEIGHBOUR_ROUNDS):
@@ -1098,14 +1105,7 @@ def answer_lines(
     for other in (later, earlier):
         if not other or used >= total:
             continue
-        more: list[str] = []
-        for sentence in _sentences(other[:20_000]):
-            piece = _cut_around(sentence, index, weights)
-            if piece in shown or used + len(piece) + 1 > total:
-                continue
-            more.append(piece)
-            shown.add(piece)
-            used += len(piece) + 1
+        more = fill(_sentences(other[:20_000]))
         if more:
             lines += ["…", *more] if lines else more
     return "\n".join(lines)
