@@ -310,6 +310,12 @@ def test_the_parser_agrees_with_clicks_on_whatever_it_accepts(argv: list[str]) -
 def test_exit_now_ends_the_process_only_when_the_usual_exit_has_nothing_to_do(setup: str, code: int, out: str) -> None:
     import subprocess
 
-    script = f"{setup}\nimport sys\nfrom smriti.console import exit_now\nprint('answer')\nexit_now(3)\nsys.exit(5)\n"
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    # Without `site`, as the installed script starts: an interpreter's own site hooks (an editable
+    # install's, a sitecustomize) may import threading or register atexit callbacks themselves.
+    root = str(Path(__file__).resolve().parent.parent)
+    script = (
+        f"import sys\nsys.path.insert(0, {root!r})\n{setup}\n"
+        "from smriti.console import exit_now\nprint('answer')\nexit_now(3)\nsys.exit(5)\n"
+    )
+    proc = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout) == (code, out)
