@@ -104,10 +104,16 @@ def claude_tree(home: Path, sources: list[Path]) -> Path:
 
 
 def claude_code_line(
-    kind: str, uuid: str, text: str, session: str = "s-1", parent: str | None = None, cwd: str | None = "/w/proj"
+    kind: str,
+    uuid: str,
+    text: str | list[dict[str, object]],
+    session: str = "s-1",
+    parent: str | None = None,
+    cwd: str | None = "/w/proj",
 ) -> str:
     """One Claude Code transcript line (a user prompt or an assistant text reply), as the CLI's
-    tests write their small transcripts."""
+    tests write their small transcripts; `text` may also be a list of content blocks (tool_use,
+    tool_result)."""
     base: dict[str, object] = {
         "parentUuid": parent,
         "isSidechain": False,
@@ -121,7 +127,7 @@ def claude_code_line(
     if kind == "user":
         base["message"] = {"role": "user", "content": text}
     else:
-        content = [{"type": "text", "text": text}]
+        content = [{"type": "text", "text": text}] if isinstance(text, str) else text
         base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x", "content": content}
     return json.dumps(base) + "\n"
 

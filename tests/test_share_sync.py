@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from conftest import invoke, run_smriti
+from conftest import claude_code_line, invoke, run_smriti
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
@@ -33,34 +33,6 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
     return proc.stdout
 
 
-def record(
-    kind: str,
-    uuid: str,
-    content,
-    session: str,
-    cwd: str,
-    parent: str | None = None,
-    ts: str = "2026-11-01T10:00:00.000Z",
-) -> str:
-    """One line of a Claude Code transcript; `content` is a str or a list of content blocks."""
-    base = {
-        "parentUuid": parent,
-        "isSidechain": False,
-        "cwd": cwd,
-        "sessionId": session,
-        "version": "2.1.40",
-        "uuid": uuid,
-        "timestamp": ts,
-        "type": kind,
-    }
-    if kind == "user":
-        base["message"] = {"role": "user", "content": content}
-    else:
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
-        base["message"] = {"id": "msg_" + uuid, "role": "assistant", "model": "claude-x", "content": blocks}
-    return json.dumps(base) + "\n"
-
-
 def transcript(session: str, cwd: Path, turns: list[tuple[str, object]], title: str | None = None) -> str:
     """A transcript of (kind, content) turns: "user" / "assistant" text, "tool_use" (name, input),
     "tool_result" text. A `title` becomes a custom-title record (the title the user set)."""
@@ -69,25 +41,25 @@ def transcript(session: str, cwd: Path, turns: list[tuple[str, object]], title: 
         uuid = f"{session}-{i}"
         if kind == "tool_use":
             name, tool_input = content  # type: ignore[misc]
-            line = record(
+            line = claude_code_line(
                 "assistant",
                 uuid,
                 [{"type": "tool_use", "id": f"tu-{session}-{i}", "name": name, "input": tool_input}],
                 session,
-                str(cwd),
                 parent,
+                str(cwd),
             )
         elif kind == "tool_result":
-            line = record(
+            line = claude_code_line(
                 "user",
                 uuid,
                 [{"type": "tool_result", "tool_use_id": f"tu-{session}-{i - 1}", "content": content}],
                 session,
-                str(cwd),
                 parent,
+                str(cwd),
             )
         else:
-            line = record(kind, uuid, content, session, str(cwd), parent)
+            line = claude_code_line(kind, uuid, content, session, parent, str(cwd))
         out.append(line)
         parent = uuid
     if title is not None:
