@@ -132,30 +132,12 @@ def knowledge_tree(root: Path, commit: str) -> list[TreeEntry]:
     return out
 
 
-def read_blobs(root: Path, shas: list[str]) -> dict[str, bytes]:
-    """Contents of many blobs in one `git cat-file --batch` call."""
-    if not shas:
-        return {}
-    proc = _git(root, "cat-file", "--batch", input=("\n".join(shas) + "\n").encode())
-    data, pos, out = proc.stdout, 0, {}
-    for sha in shas:
-        header_end = data.index(b"\n", pos)
-        header = data[pos:header_end].split()
-        if len(header) < 3 or header[1] == b"missing":
-            pos = header_end + 1
-            continue
-        size = int(header[2])
-        start = header_end + 1
-        out[sha] = data[start : start + size]
-        pos = start + size + 1
-    return out
-
-
 def stream_blobs(root: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
-    """`read_blobs` as git writes them: (sha, contents) in the order asked, None for a blob git does
-    not have. The caller works on each blob while git (a process of its own, on the other core where
-    there is one) reads and inflates the next; git starts on this call, not on the first `next`.
-    The iterator raises SmritiError if git fails or stops early."""
+    """Contents of many blobs from one `git cat-file --batch` call, as git writes them: (sha,
+    contents) in the order asked, None for a blob git does not have. The caller works on each blob
+    while git (a process of its own, on the other core where there is one) reads and inflates the
+    next; git starts on this call, not on the first `next`. The iterator raises SmritiError if git
+    fails or stops early."""
     if not shas:
         return iter(())
     import tempfile
