@@ -219,6 +219,20 @@ def _pick(column: Sequence[Any], positions: Iterable[int]) -> list[Any]:
     return list(map(column.__getitem__, positions))
 
 
+def _ranked(searcher: tantivy.Searcher, query: tantivy.Query, limit: int) -> tuple[list[Any], ...]:
+    """The `limit` best hits in a stable order (`_top`, `_tie_order`) as columns: scores,
+    addresses, and the `mid`, `kid` and `pid` fast fields the order is decided by."""
+    hits = _top(searcher, query, limit)
+    scores = [score for score, _ in hits]
+    addrs = [addr for _, addr in hits]
+    columns = [scores, addrs, *(searcher.fast_field_values(f, addrs) if hits else [] for f in ("mid", "kid", "pid"))]
+    order = _tie_order(scores, *columns[2:])
+    if order is not None or len(hits) > limit:
+        keep = order[:limit] if order is not None else range(limit)
+        columns = [_pick(c, keep) for c in columns]
+    return tuple(columns)
+
+
 class Hit(NamedTuple):
     score: float
     message_rowid: int  # > 0 a message, < 0 the digest of session -message_rowid, 0 a knowledge item
@@ -635,18 +649,10 @@ class Index:
         if query is None:
             return []
         searcher = self._searcher()
-        hits = _top(searcher, query, limit)
-        if not hits:
+        scores, addrs, mids, kids, _ = _ranked(searcher, query, limit)
+        if not scores:
             return []
-        scores = [score for score, _ in hits]
-        addrs = [addr for _, addr in hits]
-        mids = searcher.fast_field_values("mid", addrs)
         sids = searcher.fast_field_values("sid", addrs)
-        kids = searcher.fast_field_values("kid", addrs)
-        order = _tie_order(scores, mids, kids, searcher.fast_field_values("pid", addrs))
-        if order is not None or len(hits) > limit:
-            keep = order[:limit] if order is not None else range(limit)
-            scores, mids, sids, kids = (_pick(c, keep) for c in (scores, mids, sids, kids))
         return [
             Hit(score, int(m), int(s or 0), int(k or 0))
             for score, m, s, k in zip(scores, mids, sids, kids, strict=True)
@@ -684,18 +690,9 @@ class Index:
         if query is None:
             return NO_HITS
         searcher = self._searcher()
-        hits = _top(searcher, query, limit)
-        if not hits:
+        scores, addrs, mids, kids, pids = _ranked(searcher, query, limit)
+        if not scores:
             return NO_HITS
-        scores = [score for score, _ in hits]
-        addrs = [addr for _, addr in hits]
-        mids = searcher.fast_field_values("mid", addrs)
-        kids = searcher.fast_field_values("kid", addrs)
-        pids = searcher.fast_field_values("pid", addrs)
-        order = _tie_order(scores, mids, kids, pids)
-        if order is not None or len(hits) > limit:
-            keep = order[:limit] if order is not None else range(limit)
-            scores, addrs, mids, kids, pids = (_pick(c, keep) for c in (scores, addrs, mids, kids, pids))
         return HitColumns(
             scores,
             mids,
