@@ -710,12 +710,16 @@ def _clear_winner(ranked: list[Candidate], concepts: int, general_query: bool = 
     return len(ranked) == 1 or top.score >= WINNER_MARGIN * ranked[1].score
 
 
-def _within(when: str | None, window: tuple[datetime, datetime]) -> bool:
-    """Whether a stored time falls in the window (whose bounds carry `now`'s zone: recall's is UTC)."""
-    dt = _utc(when)
+def _aware(window: tuple[datetime, datetime]) -> tuple[datetime, datetime]:
+    """The window's bounds with a zone (they carry `now`'s: recall's is UTC, a caller's naive `now` none)."""
     start, end = window
-    if start.tzinfo is None:  # a caller's naive `now`
-        start, end = start.replace(tzinfo=UTC), end.replace(tzinfo=UTC)
+    return (start.replace(tzinfo=UTC), end.replace(tzinfo=UTC)) if start.tzinfo is None else window
+
+
+def _within(when: str | None, window: tuple[datetime, datetime]) -> bool:
+    """Whether a stored time falls in the window."""
+    dt = _utc(when)
+    start, end = _aware(window)
     return dt is not None and start <= dt < end
 
 
@@ -723,9 +727,7 @@ def _nearness(when: str | None, window: tuple[datetime, datetime]) -> float:
     """How close a stored time outside a loose window is to it: 1 at its edge, falling to 0 at
     TIME_NEAR_WIDTH times the window's width away."""
     dt = _utc(when)
-    start, end = window
-    if start.tzinfo is None:  # a caller's naive `now`
-        start, end = start.replace(tzinfo=UTC), end.replace(tzinfo=UTC)
+    start, end = _aware(window)
     if dt is None or TIME_NEAR_WIDTH <= 0:
         return 0.0
     width = max((end - start).total_seconds(), 86400.0) * TIME_NEAR_WIDTH
