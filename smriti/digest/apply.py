@@ -97,18 +97,39 @@ def precompute(session: Session, settings: Settings) -> Precomputed:
     labels): the same calls on the same messages, so the same digest."""
     messages = [as_stored(m) for m in session.messages]
     model = learned.load_model()
-    scores = {} if model is not None and model.rules_weight == 0 else score_messages(messages, settings)
-    result = classify(messages, settings, scores=scores or None, team=None, model=model, session=None)
+    scores = _fresh_scores(messages, settings, model)
+    result, entities, summary = _digest(messages, settings, scores, model, team=None, session=None)
     return Precomputed(
         settings.fingerprint,
         len(messages),
         scores,
         result,
-        distill.entities(messages),
+        entities,
         distill.title(messages),
-        distill.summary(messages),
+        summary,
         pattern_warnings(settings),
     )
+
+
+def _fresh_scores(messages: list[Message], settings: Settings, model: learned.Model | None) -> dict[str, float]:
+    """The rules' scores of every message; none when the model alone decides (with the team's
+    rules and labels): no seeded evidence to keep."""
+    return {} if model is not None and model.rules_weight == 0 else score_messages(messages, settings)
+
+
+def _digest(
+    messages: list[Message],
+    settings: Settings,
+    scores: dict[str, float],
+    model: learned.Model | None,
+    *,
+    team: learned.TeamMemory | None,
+    session: int | None,
+) -> tuple[CategoryResult, distill.Entities, list[str]]:
+    """A session's category, entities and summary from its messages (the title is the caller's:
+    the agent's own one wins when there is one)."""
+    result = classify(messages, settings, scores=scores or None, team=team, model=model, session=session)
+    return result, distill.entities(messages), distill.summary(messages)
 
 
 @dataclass
@@ -169,27 +190,19 @@ class Enricher:
             return self._save(session, rows, pre.scores, settings, pre.result, pre.entities, title, pre.summary)
         messages = [r.to_message() for r in rows]
         model = learned.load_model()
-        if model is not None and model.rules_weight == 0:
-            scores = {}  # the model alone decides (with the team's rules and labels): no seeded evidence to keep
-        elif digest and digest["scores"] and not full and digest["settings"] == settings.fingerprint:
+        incremental = not (model is not None and model.rules_weight == 0) and not full
+        if incremental and digest and digest["scores"] and digest["settings"] == settings.fingerprint:
             new = [r.to_message() for r in rows if r.rowid > digest["scored_messages"]]
             scores = add_scores(digest["scores"], score_messages(new, settings, prior=digest["scores"]))
         else:
-            scores = score_messages(messages, settings)
+            scores = _fresh_scores(messages, settings, model)
         self.warnings.extend(pattern_warnings(settings))
-        result = classify(
-            messages,
-            settings,
-            scores=scores or None,
-            team=self.memory_for(session.project),
-            model=model,
-            session=session.rowid,
-        )
-        entities = distill.entities(messages)
+        team = self.memory_for(session.project)
+        result, entities, summary = _digest(messages, settings, scores, model, team=team, session=session.rowid)
         # The agent's own title (one the user set, or the agent's summary of the session) reads
         # better than any extract; the first real request is the fallback.
         title = clean_title(session.agent_title or "", limit=distill.TITLE_MAX) or distill.title(messages)
-        return self._save(session, rows, scores, settings, result, entities, title, distill.summary(messages))
+        return self._save(session, rows, scores, settings, result, entities, title, summary)
 
     def _save(
         self,
