@@ -32,11 +32,11 @@ class App:
 
     @cached_property
     def store(self) -> Store:
-        return Store(os.path.join(self.home, "smriti.db"))
+        return Store(os.path.join(self.home, paths.DB_FILE))
 
     @cached_property
     def index(self) -> Index:
-        index = Index(os.path.join(self.home, "index"))
+        index = Index(os.path.join(self.home, paths.INDEX_DIR))
         if index.needs_rebuild:
             # New or outdated schema: derived state, so rebuild it from the store right away
             # (unless a process that started together with this one has just done it).

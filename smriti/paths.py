@@ -35,12 +35,16 @@ def data_dir() -> Path:
     return Path(data_home())
 
 
+DB_FILE = "smriti.db"  # the store, in the data dir
+INDEX_DIR = "index"  # the search index's folder, in the data dir
+
+
 def db_path(base: Path | None = None) -> Path:
-    return (base or data_dir()) / "smriti.db"
+    return (base or data_dir()) / DB_FILE
 
 
 def index_dir(base: Path | None = None) -> Path:
-    return (base or data_dir()) / "index"
+    return (base or data_dir()) / INDEX_DIR
 
 
 def config_path(base: Path | None = None) -> Path:

@@ -201,6 +201,7 @@ LEAN_MODULES = (
     "smriti.hooks",
     "smriti.hooks.run",
     "smriti.hooks.protocol",
+    "smriti.paths",  # where the data lives: os only at module top (the hooks use its string functions)
     "smriti.hooks.leanjson",
     "smriti.hooks.log",
     "smriti.hooks.server",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 
+from smriti import paths
 from smriti.hooks import leanjson
 
 AGENTS = ("claude-code", "codex", "gemini", "cursor", "copilot", "copilot-cli", "cline")
@@ -192,25 +193,18 @@ def can_inject(agent: str, kind: str) -> bool:
     return False
 
 
-# ---- where things live (mirrors smriti.paths without pathlib/platformdirs) ------------------
+# ---- where things live (smriti.paths, whose functions of strings import neither pathlib nor platformdirs) ----
+
+disabled = paths.disabled
 
 
 def data_dir() -> str:
-    """smriti.paths.data_dir() as a string (platformdirs, ~20 ms, only where smriti.datadir is unsure)."""
-    explicit = os.environ.get("SMRITI_HOME")
-    if explicit:
-        return os.path.abspath(os.path.expanduser(explicit))
-    from smriti.datadir import user_data_dir  # os and sys only; platformdirs where it is not sure
-
-    return user_data_dir()
-
-
-def disabled() -> bool:
-    return os.environ.get("SMRITI_DISABLE", "").strip().lower() in {"1", "true", "yes", "on"}
+    """smriti.paths.data_home(), absolute: the processes a hook starts must find the same folder."""
+    return os.path.abspath(paths.data_home())
 
 
 def db_path(data: str) -> str:
-    return os.path.join(data, "smriti.db")
+    return os.path.join(data, paths.DB_FILE)
 
 
 def hooks_dir(data: str) -> str:
