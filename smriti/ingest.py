@@ -262,7 +262,8 @@ def ingest(
     ]
     feed = _Feed(tasks, checks)
     try:
-        _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
+        with store.bulk():
+            _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
     finally:
         feed.close()
     result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))

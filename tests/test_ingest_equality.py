@@ -205,7 +205,13 @@ def test_rows_handed_to_enrichment_equal_the_read_back_for_every_agent(tmp_path:
                     written = store.write_session(session, None, None)
                     if written.stored is not None:
                         handed += 1
-                        assert written.stored == store.messages(written.session_rowid), (name, source)
+                        back_rows = store.messages(written.session_rowid)
+                        # what enrichment reads of them when it takes the worker's digest, before building them
+                        assert (len(written.stored), written.stored.last_rowid) == (
+                            len(back_rows),
+                            max(r.rowid for r in back_rows),
+                        ), (name, source)
+                        assert written.stored.rows() == back_rows, (name, source)
                         # what the worker process digests, before any row exists
                         back = [r.to_message() for r in written.stored]
                         assert [
@@ -244,7 +250,7 @@ def test_handed_rows_decode_tool_input_as_the_store_does(tmp_path: Path, inputs:
     try:
         written = store.write_session(Session("claude-code", "s1", messages), None, None)
         assert written.stored is not None
-        assert written.stored == store.messages(written.session_rowid)
+        assert written.stored.rows() == store.messages(written.session_rowid)
         assert [as_stored(m) for m in messages] == [
             replace(r.to_message(), key=m.key) for r, m in zip(written.stored, messages, strict=True)
         ]

@@ -14,6 +14,7 @@ and every categorize of that project's sessions consults them (`learned.TeamMemo
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from smriti.digest.taxonomy import Settings, default_settings, load_team_categor
 from smriti.errors import ConfigError
 from smriti.models import ACTIONS, Message, Session
 from smriti.store import MessageRow, SessionRow, Store
+from smriti.store.rows import WrittenRows
 from smriti.team.knowledge import KnowledgeError, clean_title, validate_category
 
 # A newer session "supersedes" an older one of the same project and category when their titles
@@ -167,7 +169,7 @@ class Enricher:
         session: SessionRow,
         *,
         full: bool = False,
-        rows: list[MessageRow] | None = None,
+        rows: Sequence[MessageRow] | WrittenRows | None = None,
         pre: Precomputed | None = None,
     ) -> CategoryResult:
         """`rows`: the session's stored messages when the caller holds them already (ingest, for a
@@ -187,7 +189,8 @@ class Enricher:
         ):
             self.warnings.extend(pre.warnings)
             title = clean_title(session.agent_title or "", limit=distill.TITLE_MAX) or pre.title
-            return self._save(session, rows, pre.scores, settings, pre.result, pre.entities, title, pre.summary)
+            last = rows.last_rowid if isinstance(rows, WrittenRows) else max((r.rowid for r in rows), default=0)
+            return self._save(session, last, pre.scores, settings, pre.result, pre.entities, title, pre.summary)
         messages = [r.to_message() for r in rows]
         model = learned.load_model()
         incremental = not (model is not None and model.rules_weight == 0) and not full
@@ -202,12 +205,13 @@ class Enricher:
         # The agent's own title (one the user set, or the agent's summary of the session) reads
         # better than any extract; the first real request is the fallback.
         title = clean_title(session.agent_title or "", limit=distill.TITLE_MAX) or distill.title(messages)
-        return self._save(session, rows, scores, settings, result, entities, title, summary)
+        last = max((r.rowid for r in rows), default=0)
+        return self._save(session, last, scores, settings, result, entities, title, summary)
 
     def _save(
         self,
         session: SessionRow,
-        rows: list[MessageRow],
+        scored_messages: int,
         scores: dict[str, float],
         settings: Settings,
         result: CategoryResult,
@@ -223,7 +227,7 @@ class Enricher:
             confidence=result.confidence,
             scores=scores,
             settings=settings.fingerprint,
-            scored_messages=max((r.rowid for r in rows), default=0),
+            scored_messages=scored_messages,  # the highest message id folded into the scores
             files=entities.files,
         )
         tags = [(result.category, result.confidence)]
@@ -239,19 +243,23 @@ class Enricher:
         when = current.ended_at or current.started_at or ""
         mine = set(files)
         relations = []
-        for other in self.store.relation_candidates(current.rowid, current.project, current.category or ""):
-            theirs = set(other["files"])
-            overlap = len(mine & theirs) / len(mine | theirs) if mine and theirs else 0.0
-            title_sim = fuzz.token_set_ratio(title, other["title"]) / 100
-            score = TITLE_WEIGHT * title_sim + FILES_WEIGHT * overlap if mine and theirs else title_sim * 0.9
+        for other, time, other_title, other_files in self.store.relation_candidates(
+            current.rowid, current.project, current.category or ""
+        ):
+            theirs = set(other_files) if mine else None
+            title_sim = fuzz.token_set_ratio(title, other_title) / 100
+            if mine and theirs:
+                score = TITLE_WEIGHT * title_sim + FILES_WEIGHT * (len(mine & theirs) / len(mine | theirs))
+            else:
+                score = title_sim * 0.9
             if score < RELATED_AT:
                 continue
             relation = "supersedes" if score >= SUPERSEDE_AT else "related"
-            if (other["time"] or "") > when:
+            if (time or "") > when:
                 # Sessions can arrive out of order: the newer one records the relation.
-                self.store.add_relation(other["rowid"], current.rowid, relation, score)
+                self.store.add_relation(other, current.rowid, relation, score)
             else:
-                relations.append((other["rowid"], relation, score))
+                relations.append((other, relation, score))
         relations.sort(key=lambda r: -r[2])
         self.store.save_relations(current.rowid, relations[:MAX_RELATIONS])
 

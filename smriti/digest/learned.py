@@ -336,8 +336,12 @@ class Model:
 
     @classmethod
     def load(cls, path: Path) -> Model:
+        import msgspec  # here: training and the tests' models do without it
+
         with gzip.open(path, "rb") as f:
-            return cls.from_json(json.loads(f.read()))
+            # msgspec decodes the 1.7 MB of JSON to the same values as `json` in half the time (~15 ms):
+            # the model is read at the start of every big ingest, before its worker forks.
+            return cls.from_json(msgspec.json.decode(f.read()))
 
 
 @lru_cache(maxsize=1)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     StrPath: TypeAlias = str | os.PathLike[str]  # a path as a string or a Path
 
 BUSY_TIMEOUT_MS = 10_000
+# WAL pages between checkpoints while `Store.bulk` runs (64 MB of 4 KB pages)
+BULK_CHECKPOINT_PAGES = 16_384
 
 # What apsw raises on a file that is no SQLite database, or on a damaged page found on a read: the
 # CLI and doctor turn it into one clear message without importing apsw themselves.
@@ -216,6 +218,39 @@ class StoreConnection:
         """
         with self.conn:
             yield
+
+    @contextmanager
+    def bulk(self) -> Iterator[None]:
+        """A long run of batches (a first ingest of months of sessions): the WAL is checkpointed
+        every BULK_CHECKPOINT_PAGES instead of SQLite's 1,000.
+
+        The content-addressed tables' unique indexes (blob hash, message key hash) take inserts at
+        random places, so every batch dirties most of their leaf pages again, and each checkpoint
+        copies them back into the database file. A checkpoint writes a page once however many
+        batches changed it, so checkpointing 16× less often copies far fewer pages
+        (benchmarks/README.md, "Sixth round"). The WAL then grows to ~64 MB at most during the run;
+        at its end one checkpoint folds it back and truncates it, as far as readers allow.
+        """
+        if self.read_only:
+            yield
+            return
+        before = self.conn.pragma("wal_autocheckpoint")
+        self.conn.pragma("wal_autocheckpoint", BULK_CHECKPOINT_PAGES)
+        try:
+            yield
+        finally:
+            self.conn.pragma("wal_autocheckpoint", before)
+            if not self.conn.in_transaction:
+                # Best effort and never waiting: with no busy timeout, a reader on an old snapshot
+                # (a warm recall server) makes this a passive checkpoint that leaves part of the
+                # WAL for SQLite's usual ones, harmlessly.
+                self.conn.set_busy_timeout(0)
+                try:
+                    self.conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+                except apsw.BusyError:
+                    pass
+                finally:
+                    self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
 
     def __enter__(self) -> Self:
         return self

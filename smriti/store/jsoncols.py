@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-__all__ = ["dumps", "loads"]
+__all__ = ["dumps", "dumps_lenient", "loads"]
 
 loads: Callable[[str | bytes], Any] = leanjson.loads
 
@@ -31,3 +31,17 @@ def _first_dumps(obj: Any, **kwargs: Any) -> str:
 
 
 dumps: Callable[..., str] = _first_dumps
+
+
+def _first_dumps_lenient(obj: Any) -> str:
+    global dumps_lenient
+    import json
+
+    dumps_lenient = json.JSONEncoder(default=str, ensure_ascii=False).encode
+    return dumps_lenient(obj)
+
+
+# `json.dumps(obj, default=str, ensure_ascii=False)`, for a tool's input (whatever an adapter found;
+# what JSON cannot hold is written as its text), from one encoder made on the first call:
+# `json.dumps` with options builds a new encoder every call, and ingest writes one per tool call.
+dumps_lenient: Callable[[Any], str] = _first_dumps_lenient

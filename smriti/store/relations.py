@@ -15,22 +15,20 @@ if TYPE_CHECKING:
 class RelationsMixin(SessionsMixin):
     def relation_candidates(
         self, session_rowid: int, project: str | None, category: str, limit: int = 30
-    ) -> list[dict[str, Any]]:
-        """Recent sessions of the same project and category: id, time, digest title, touched files."""
+    ) -> list[tuple[int, str | None, str, list[str]]]:
+        """Recent sessions of the same project and category: (rowid, time, digest title, touched
+        files). Tuples: ingest asks this once per session, 30 rows each."""
         if not project or category == "uncategorized":
             return []
         rows = self.conn.execute(
-            "select s.id, s.session_id, coalesce(s.ended_at, s.started_at), d.title, "
+            "select s.id, coalesce(s.ended_at, s.started_at), d.title, "
             "(select group_concat(f.path, char(0)) from session_files f where f.session = s.id) "
             "from sessions s join digests d on d.session = s.id "
             "where s.project = ? and s.category = ? and s.id != ? "
             "order by coalesce(s.ended_at, s.started_at) desc limit ?",
             (project, category, session_rowid, limit),
         )
-        return [
-            {"rowid": r[0], "session_id": r[1], "time": r[2], "title": r[3], "files": r[4].split("\0") if r[4] else []}
-            for r in rows
-        ]
+        return [(r[0], r[1], r[2], r[3].split("\0") if r[3] else []) for r in rows]
 
     def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
         with self.conn:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import Any, NamedTuple
 
     from smriti.models import Message
@@ -125,7 +126,33 @@ class WriteResult(NamedTuple):
     # A new session whose messages were all new: its stored rows, exactly as `messages()` would
     # read them back (same ids, order and decoded JSON), so enrichment need not query them again.
     # None whenever anything else happened (an append, a replay, an update): then read them back.
-    stored: list[MessageRow] | None = None
+    stored: WrittenRows | None = None
+
+
+class WrittenRows:
+    """The rows one write just inserted, as `messages()` would read them back, built on first use:
+    enrichment that takes the ingest worker's digest needs only their count and last id, and
+    building the rows (each tool input's JSON decoded again) was a tenth of writing them."""
+
+    __slots__ = ("_build", "_rows", "count", "last_rowid")
+
+    def __init__(self, count: int, last_rowid: int, build: Callable[[], list[MessageRow]]) -> None:
+        self.count = count
+        self.last_rowid = last_rowid
+        self._build: Callable[[], list[MessageRow]] | None = build
+        self._rows: list[MessageRow] | None = None
+
+    def rows(self) -> list[MessageRow]:
+        if self._rows is None:
+            assert self._build is not None
+            self._rows, self._build = self._build(), None
+        return self._rows
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[MessageRow]:
+        return iter(self.rows())
 
 
 # A long turn (one prompt, a hundred tool calls) is cut into passages of this many messages.

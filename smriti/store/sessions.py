@@ -18,7 +18,7 @@ from smriti.store.connection import (
     text_hash,
     utc_now,
 )
-from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteResult
+from smriti.store.rows import PASSAGE_MESSAGES, MessageRow, SessionRow, WriteResult, WrittenRows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ class SessionsMixin(StoreConnection):
 
     def _put_new_messages(
         self, session_rowid: int, session: Session, seq: int, blobs: dict[str, int], *, whole: bool
-    ) -> list[MessageRow] | None:
+    ) -> WrittenRows | None:
         """The common case in a few statements: every message of `session` is new to the store
         (no stored key, none repeated). Inserts them from `seq` on, queues the index work and
         returns the rows added (as `messages()` reads them: built from the very values bound, the
@@ -174,7 +174,7 @@ class SessionsMixin(StoreConnection):
                 blobs[m.text],
                 m.timestamp,
                 m.tool_name,
-                None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False),
+                None if m.tool_input is None else json.dumps_lenient(m.tool_input),
                 json.dumps(list(m.files)) if m.files else None,
                 int(m.sidechain),
                 m.action,
@@ -196,30 +196,34 @@ class SessionsMixin(StoreConnection):
             c.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
         elif indexed:
             c.executemany("insert into outbox (op, ref) values ('message', ?)", indexed)
-        return [
-            MessageRow(
-                rowid,
-                session_rowid,
-                r[1],
-                r[3],
-                r[4],
-                m.text,  # the blob's text: blobs are keyed by the text's hash
-                r[6],
-                r[7],
-                json.loads(r[8]) if r[8] else None,
-                json.loads(r[9]) if r[9] else [],
-                bool(r[10]),
-                r[11],
-            )
-            for rowid, r, m in zip(ids, rows, messages, strict=True)
-        ]
+
+        def build() -> list[MessageRow]:
+            return [
+                MessageRow(
+                    rowid,
+                    session_rowid,
+                    r[1],
+                    r[3],
+                    r[4],
+                    m.text,  # the blob's text: blobs are keyed by the text's hash
+                    r[6],
+                    r[7],
+                    json.loads(r[8]) if r[8] else None,
+                    json.loads(r[9]) if r[9] else [],
+                    bool(r[10]),
+                    r[11],
+                )
+                for rowid, r, m in zip(ids, rows, messages, strict=True)
+            ]
+
+        return WrittenRows(len(ids), max(ids), build)
 
     def _put_message(
         self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message, blob: int
     ) -> str | None:
         """Store one message of a session: "added", "updated" (its text changed) or None (known)."""
         c = self.conn
-        tool_input = None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False)
+        tool_input = None if m.tool_input is None else json.dumps_lenient(m.tool_input)
         files = json.dumps(list(m.files)) if m.files else None
         kh = key_hash(agent, m.key)
         for _ in range(2):
