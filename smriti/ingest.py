@@ -262,12 +262,16 @@ def ingest(
     ]
     feed = _Feed(tasks, checks)
     try:
-        with store.bulk():
+        with store.bulk(fold=False):
             _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
     finally:
         feed.close()
     result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
-    result.indexed = index.sync(store)
+    folded = store.fold_wal_in_background()  # the run's WAL copied back while the index is built
+    try:
+        result.indexed = index.sync(store)
+    finally:
+        folded()
     return result
 
 

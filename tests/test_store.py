@@ -299,3 +299,33 @@ def test_bulk_end_with_a_reader_on_an_old_snapshot_loses_nothing(tmp_path: Path)
     again = Store(path)
     assert again.conn.execute("select count(*) from sessions").fetchone() == (510,)
     again.close()
+
+
+def test_a_bulk_run_folded_in_the_background_while_the_store_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    with store.bulk(fold=False):
+        _bulk_sessions(store, 0, 3000)
+    assert Path(f"{path}-wal").stat().st_size > 1000 * 4096  # left for the caller to fold
+    wait = store.fold_wal_in_background()
+    # what ingest does meanwhile: read the store (the index's documents)
+    assert store.conn.execute("select count(*) from messages").fetchone() == (3000,)
+    wait()
+    assert Path(f"{path}-wal").stat().st_size == 0
+    assert store.conn.execute("pragma integrity_check").fetchone() == ("ok",)
+    store.close()
+    again = apsw.Connection(str(path))
+    assert again.execute("select count(*) from sessions").fetchone() == (3000,)
+    again.close()
+
+
+def test_a_small_wal_is_left_to_sqlites_own_checkpoints(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    with store.bulk(fold=False):
+        _bulk_sessions(store, 0, 5)
+    size = Path(f"{path}-wal").stat().st_size
+    assert 0 < size < 1000 * 4096
+    store.fold_wal_in_background()()
+    assert Path(f"{path}-wal").stat().st_size == size  # no thread, no checkpoint: as without bulk
+    store.close()

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 BUSY_TIMEOUT_MS = 10_000
 # WAL pages between checkpoints while `Store.bulk` runs (64 MB of 4 KB pages)
 BULK_CHECKPOINT_PAGES = 16_384
+# A WAL below SQLite's own checkpoint size (1,000 pages) is left to SQLite's own checkpoints
+SMALL_WAL_BYTES = 4_096_000
 
 # What apsw raises on a file that is no SQLite database, or on a damaged page found on a read: the
 # CLI and doctor turn it into one clear message without importing apsw themselves.
@@ -220,7 +222,7 @@ class StoreConnection:
             yield
 
     @contextmanager
-    def bulk(self) -> Iterator[None]:
+    def bulk(self, *, fold: bool = True) -> Iterator[None]:
         """A long run of batches (a first ingest of months of sessions): the WAL is checkpointed
         every BULK_CHECKPOINT_PAGES instead of SQLite's 1,000.
 
@@ -228,8 +230,9 @@ class StoreConnection:
         random places, so every batch dirties most of their leaf pages again, and each checkpoint
         copies them back into the database file. A checkpoint writes a page once however many
         batches changed it, so checkpointing 16× less often copies far fewer pages
-        (benchmarks/README.md, "Sixth round"). The WAL then grows to ~64 MB at most during the run;
-        at its end one checkpoint folds it back and truncates it, as far as readers allow.
+        (.smriti/knowledge/code/pattern/, "Random-key unique indexes"). The WAL grows to ~64 MB at
+        most meanwhile; at the end one checkpoint folds it back (`fold`; else the caller does, with
+        `fold_wal_in_background`, while it builds the index).
         """
         if self.read_only:
             yield
@@ -240,17 +243,58 @@ class StoreConnection:
             yield
         finally:
             self.conn.pragma("wal_autocheckpoint", before)
-            if not self.conn.in_transaction:
-                # Best effort and never waiting: with no busy timeout, a reader on an old snapshot
-                # (a warm recall server) makes this a passive checkpoint that leaves part of the
-                # WAL for SQLite's usual ones, harmlessly.
-                self.conn.set_busy_timeout(0)
+            if fold:
+                self._fold_wal()
+
+    def _wal_bytes(self) -> int:
+        try:
+            return os.path.getsize(f"{self.path}-wal")
+        except OSError:
+            return 0
+
+    def _fold_wal(self) -> None:
+        """Checkpoint the whole WAL and truncate it, as far as readers allow, never waiting: with
+        no busy timeout, a reader on an old snapshot (a warm recall server) makes this a passive
+        checkpoint that leaves the rest to SQLite's usual ones, harmlessly."""
+        if self.read_only or self.conn.in_transaction or not self._wal_bytes():
+            return
+        self.conn.set_busy_timeout(0)
+        try:
+            self.conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+        except apsw.BusyError:
+            pass
+        finally:
+            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+
+    def fold_wal_in_background(self) -> Callable[[], None]:
+        """Copy the WAL back into the database file on a connection of its own, in a thread, while
+        this one goes on (SQLite works without Python's lock): ingest builds the index meanwhile.
+        Returns the function that waits for it and then truncates the folded WAL."""
+        if self.read_only or self._wal_bytes() < SMALL_WAL_BYTES:
+            return lambda: None  # a run that wrote little: SQLite's own checkpoints, as always
+        import threading  # only for the commands that write a lot
+
+        path = self.path
+
+        def fold() -> None:
+            try:
+                conn = apsw.Connection(path)
                 try:
-                    self.conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
-                except apsw.BusyError:
-                    pass
+                    conn.set_busy_timeout(0)
+                    conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
                 finally:
-                    self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+                    conn.close()
+            except apsw.Error:  # best effort: busy (a reader), or anything else: SQLite's own checkpoints do it later
+                pass
+
+        thread = threading.Thread(target=fold, name="smriti-wal-fold", daemon=True)
+        thread.start()
+
+        def wait() -> None:
+            thread.join()
+            self._fold_wal()  # what readers kept the thread from truncating: only the truncation is left
+
+        return wait
 
     def __enter__(self) -> Self:
         return self
