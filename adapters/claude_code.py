@@ -205,9 +205,10 @@ def _transcripts(root: Path) -> list[tuple[float, str, Path, os.stat_result | No
 
     What `root.rglob("*.jsonl")` finds (links to folders are not followed; anything so named,
     file or not, is found: ingest vets it), with its stat from the directory entry (links
-    followed, as `Path.stat`) and without rglob's costs: its set of every path yielded (a hash
-    of each), a Path parsed per result. A folder whose parts below root exclude what is in it
-    (`_excluded_folder`) is not walked. A folder that cannot be listed is passed over.
+    followed, as `Path.stat`; on POSIX a full stat, inode included), without rglob's costs: a
+    set of every path yielded (a hash of each), a Path parsed per result. A folder whose parts
+    below root exclude all it holds (`_excluded_folder`) is not walked; one that cannot be
+    listed is passed over (rglob stopped at the first folder it was denied).
     """
     found: list[tuple[float, str, Path, os.stat_result | None]] = []
     folders: list[tuple[Path, tuple[str, ...]]] = [(root, ())]
