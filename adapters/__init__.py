@@ -47,6 +47,11 @@ class Adapter(Protocol):
     # Optional: `sqlite_sources = False`, for an adapter whose sources are never SQLite databases
     # (text transcripts): ingest then skips looking for a `-wal` file beside each one when it
     # fingerprints it (a stat that fails, for every unchanged transcript of every no-op ingest).
+    # Optional: `discover_stats(root) -> Iterable[tuple[Path, os.stat_result | None]]`, what
+    # `discover(root)` yields, in its order, each with the stat (links followed) the adapter took
+    # to find or sort it, None where it took none. Ingest vets and fingerprints each source with
+    # that stat instead of taking its own (Claude Code sorts by mtime: one stat per transcript
+    # and no-op ingest, not two). Without it, ingest stats each source itself.
     # Optional: `detect(path) -> bool`, a cheap sniff (file name, first bytes) that says "this
     # file or folder is mine". `smriti ingest --path P` without `--agent` asks every adapter that
     # has one. It must never raise.

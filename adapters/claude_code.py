@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from smriti.adapters._common import (
+    child_path,
     classify_user_text,
     existing_dirs,
     first_sight,
@@ -136,12 +137,17 @@ class ClaudeCodeAdapter:
         Sorted by (mtime, path) so an original session is ingested before the resumed copy that
         replays its lines: the store keeps the first copy of a replayed message.
         """
+        for path, _ in self.discover_stats(root):
+            yield path
+
+    def discover_stats(self, root: Path) -> list[tuple[Path, os.stat_result | None]]:
+        """`discover`'s transcripts, in its order, each with the stat taken to sort it (None: it
+        could not be taken, or `root` is a file). Ingest vets and fingerprints each source with
+        this stat instead of taking its own: one stat per unchanged transcript and run, not two.
+        """
         if root.is_file():
-            yield root
-            return
-        skip = len(root.parts)  # rglob's paths are root / ...: their parts below root, without relative_to's cost
-        found = [p for p in root.rglob("*.jsonl") if not _is_excluded(p.parts[skip:])]
-        yield from sorted(found, key=lambda p: (_mtime(p), str(p)))
+            return [(root, None)]
+        return [(path, st) for _, _, path, st in sorted(_transcripts(root))]
 
     def detect(self, path: Path) -> bool:
         """Whether `path` (a transcript or a folder of them) looks like Claude Code's.
@@ -194,18 +200,47 @@ def _expand_home(entry: str, home: Path) -> Path:
     return Path(entry)
 
 
-def _is_excluded(parts: tuple[str, ...]) -> bool:
-    """Workflow run journals and spilled tool output are not transcripts."""
-    if "tool-results" in parts[:-1]:
-        return True
-    return any(a == "subagents" and b == "workflows" for a, b in pairwise(parts))
+def _transcripts(root: Path) -> list[tuple[float, str, Path, os.stat_result | None]]:
+    """(mtime, path text, path, stat) of every `*.jsonl` under root, in no order.
+
+    What `root.rglob("*.jsonl")` finds (links to folders are not followed; anything so named,
+    file or not, is found: ingest vets it), with its stat from the directory entry (links
+    followed, as `Path.stat`; on POSIX a full stat, inode included), without rglob's costs: a
+    set of every path yielded (a hash of each), a Path parsed per result. A folder whose parts
+    below root exclude all it holds (`_excluded_folder`) is not walked; one that cannot be
+    listed is passed over (rglob stopped at the first folder it was denied).
+    """
+    found: list[tuple[float, str, Path, os.stat_result | None]] = []
+    folders: list[tuple[Path, tuple[str, ...]]] = [(root, ())]
+    while folders:
+        folder, below = folders.pop()
+        child = child_path(folder)
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name.endswith(".jsonl"):
+                        path = child(name)
+                        try:
+                            st: os.stat_result | None = entry.stat()
+                        except OSError:  # a dangling link, a file gone since it was listed
+                            st = None
+                        found.append((st.st_mtime if st else 0.0, str(path), path, st))
+                    try:
+                        walk = entry.is_dir(follow_symlinks=False)
+                    except OSError:
+                        walk = False
+                    if walk and not _excluded_folder(parts := (*below, name)):
+                        folders.append((child(name), parts))
+        except OSError:
+            continue
+    return found
 
 
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
+def _excluded_folder(parts: tuple[str, ...]) -> bool:
+    """Whether a folder (its parts below the root searched) holds no transcripts, at any depth:
+    workflow run journals and spilled tool output are not transcripts."""
+    return "tool-results" in parts or any(a == "subagents" and b == "workflows" for a, b in pairwise(parts))
 
 
 def _sniff(path: Path) -> bool:

@@ -18,10 +18,12 @@ An empty file is not a problem: an agent creates its log before writing to it.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +37,7 @@ from smriti.digest.apply import Enricher, Precomputed
 from smriti.errors import InvalidInput
 from smriti.index import Index
 from smriti.models import Problem, Session
-from smriti.store import SourceState, Store
+from smriti.store import SourceFingerprint, SourceState, Store
 
 Progress = Callable[[int, int, str], None]
 
@@ -153,7 +155,8 @@ def plan_sources(
     stats: dict[str, os.stat_result] | None = None,
 ) -> list[tuple[Adapter, Path]]:
     """Every (adapter, source) pair this run should look at; `stats` gets the stat of each one
-    looked at (ingest fingerprints a source with it: one stat per unchanged file, not two)."""
+    looked at (ingest fingerprints a source with it: one stat per unchanged file, not two, or
+    none of its own when the adapter hands over the stat it took to find it: `_found`)."""
     chosen = check_agents(registry, agents) if agents else None
     tasks: list[tuple[Adapter, Path]] = []
     if paths:
@@ -172,33 +175,52 @@ def plan_sources(
                 result.unreadable.append(str(path))
                 continue
             for adapter in candidates:
-                tasks.extend((adapter, p) for p in adapter.discover(path) if _readable_kind(p, result, stats))
+                tasks.extend((adapter, p) for p, st in _found(adapter, path) if _readable_kind(p, result, stats, st))
         return tasks
     for adapter in chosen or [registry.get(n) for n in registry.names]:
         roots = list(adapter.default_roots()) + [Path(r).expanduser() for r in config.roots.get(adapter.name, ())]
         for root in roots:
             if root.exists():
-                tasks.extend((adapter, p) for p in adapter.discover(root) if _readable_kind(p, result, stats))
+                tasks.extend((adapter, p) for p, st in _found(adapter, root) if _readable_kind(p, result, stats, st))
         for name in getattr(adapter, "project_files", ()):
             tasks.extend(
                 (adapter, f) for root in project_roots if (f := root / name).is_file() and _readable_kind(f, result)
             )
-    unique: dict[tuple[str, Path], tuple[Adapter, Path]] = {}
+    # Keyed by the path's text (as the store keys sources), which its equality follows (normcase:
+    # Windows' paths compare without case): hashing a Path costs more than making its text, which
+    # the run needs anyway and then has cached.
+    unique: dict[tuple[str, str], tuple[Adapter, Path]] = {}
     for adapter, found in tasks:
-        unique.setdefault((adapter.name, found), (adapter, found))
+        unique.setdefault((adapter.name, os.path.normcase(str(found))), (adapter, found))
     return list(unique.values())
 
 
-def _readable_kind(path: Path, result: IngestResult, stats: dict[str, os.stat_result] | None = None) -> bool:
+def _found(adapter: Adapter, root: Path) -> Iterable[tuple[Path, os.stat_result | None]]:
+    """What `adapter.discover(root)` finds, each with the stat the adapter took to find it when
+    it has the optional `discover_stats` (see smriti.adapters.Adapter), else None."""
+    discover_stats = getattr(adapter, "discover_stats", None)
+    if discover_stats is not None:
+        found: Iterable[tuple[Path, os.stat_result | None]] = discover_stats(root)
+        return found
+    return ((p, None) for p in adapter.discover(root))
+
+
+def _readable_kind(
+    path: Path,
+    result: IngestResult,
+    stats: dict[str, os.stat_result] | None = None,
+    found: os.stat_result | None = None,
+) -> bool:
     """Whether a found source is a file (or folder) ingest may open; a warning for one it may not.
 
     Anyone who can write under an agent's log folder can leave a link to /dev/zero or a FIFO
     there: reading the first never ends (and fills memory), opening the second waits for ever.
     Links are followed; what they point at decides. A file over its size cap is not read either:
     MAX_WHOLE_SOURCE_BYTES for one an adapter reads whole (`read_whole`), else MAX_SOURCE_BYTES.
+    `found`: the stat the adapter took when it found the source (links followed, as here), if any.
     """
     try:
-        st = os.stat(path)
+        st = found or os.stat(path)
     except OSError:
         return True  # gone or unreadable: reading it reports that, as before
     if stats is not None:
@@ -247,32 +269,87 @@ def ingest(
     """
     result = IngestResult()
     roots = known_project_roots(store)
-    stats: dict[str, os.stat_result] = {}
-    tasks = plan_sources(registry, config, agents or [], paths or [], result, roots, stats)
-    known = store.all_source_states()
-    enricher = Enricher(store)
-    for root in roots:  # the repos of the sessions stored before: their configs, once
-        enricher.settings_for_repo(str(root))
-    result.files_seen = len(tasks)
-    # What each source needs, decided up front (no result is touched yet: that happens in order,
-    # below), so the sources to parse can go to a worker process ahead of the writes.
-    checks = [
-        _examine(store, adapter, path, known.get(str(path)), config, stats.pop(str(path), None))
-        for adapter, path in tasks
-    ]
-    feed = _Feed(tasks, checks)
-    try:
-        with store.bulk(fold=False):
-            _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
-    finally:
-        feed.close()
-    result.warnings.extend(Problem("config", w) for w in dict.fromkeys(enricher.warnings))
+    with _cycles_uncollected() as collect_again:
+        warnings = _read_sources(
+            store, registry, config, agents or [], paths or [], roots, result, progress, collect_again
+        )
+    result.warnings.extend(Problem("config", w) for w in dict.fromkeys(warnings))
     folded = store.fold_wal_in_background()  # the run's WAL copied back while the index is built
     try:
         result.indexed = index.sync(store)
     finally:
         folded()
     return result
+
+
+def _read_sources(
+    store: Store,
+    registry: Registry,
+    config: UserConfig,
+    agents: list[str],
+    paths: list[Path],
+    roots: list[Path],
+    result: IngestResult,
+    progress: Progress | None,
+    collect_again: Callable[[], None],
+) -> list[str]:
+    """Find, vet, read and store every source (`ingest`); the team configs' warnings. What it
+    holds per source is freed on return, before the caller turns the collector back on."""
+    stats: dict[str, os.stat_result] = {}
+    tasks = plan_sources(registry, config, agents, paths, result, roots, stats)
+    checks = _examine_all(store, tasks, stats, config)
+    if any(isinstance(c, _ToParse) for c in checks):
+        collect_again()  # parsing makes garbage worth collecting; a no-op run makes little more
+    enricher = Enricher(store)
+    for root in roots:  # the repos of the sessions stored before: their configs, once
+        enricher.settings_for_repo(str(root))
+    result.files_seen = len(tasks)
+    feed = _Feed(tasks, checks)
+    try:
+        with store.bulk(fold=False):
+            _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
+    finally:
+        feed.close()
+    return enricher.warnings
+
+
+@contextmanager
+def _cycles_uncollected() -> Iterator[Callable[[], None]]:
+    """No cyclic garbage collection while the run lists and vets its sources, until the function
+    given is called (or the block ends).
+
+    Listing and vetting make a few small objects per source (Paths, stats, tuples), alive until
+    the run ends and free of cycles: tens of thousands on a machine with months of transcripts,
+    which the collector would walk again and again as they pile up (a fifth of a no-op ingest's
+    CPU time at 10k files, and one pass over all of them when it is turned back on). Reference
+    counting still frees whatever is dropped. The collector is process-wide: it is turned back
+    on only if it was on.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+
+    def collect_again() -> None:
+        if enabled:
+            gc.enable()
+
+    try:
+        yield collect_again
+    finally:
+        collect_again()
+
+
+def _examine_all(
+    store: Store, tasks: list[tuple[Adapter, Path]], stats: dict[str, os.stat_result], config: UserConfig
+) -> list[_ToParse | Callable[[IngestResult], None]]:
+    """What each source needs, decided up front (no result is touched yet: that happens in order,
+    as the sources' turns come), so the sources to parse can go to a worker process ahead of the
+    writes. The stored fingerprints are read here and dropped on return."""
+    known = store.source_fingerprints()
+    checks: list[_ToParse | Callable[[IngestResult], None]] = []
+    for adapter, path in tasks:
+        spath = str(path)
+        checks.append(_examine(store, adapter, path, known.get(spath), config, stats.pop(spath, None)))
+    return checks
 
 
 def _ingest_batches(
@@ -393,15 +470,19 @@ def _examine(
     store: Store,
     adapter: Adapter,
     path: Path,
-    known: SourceState | None,
+    known: SourceFingerprint | None,
     config: UserConfig,
     planned: os.stat_result | None = None,
 ) -> _ToParse | Callable[[IngestResult], None]:
     """What a source needs: a parse (`_ToParse`), or nothing but a note in the result (a function
     that makes it, called when the source's turn comes, so the result reads in the sources' order).
 
-    `planned`: the source's stat taken when the run found it (before any source was read, so a
-    change after it is seen by the next run, as one after a stat taken here would be)."""
+    `planned`: the source's stat taken when the run found it: by the adapter as it listed its
+    sources (`discover_stats`), else by `_readable_kind`. It is the fingerprint stored once the
+    source is read, and it is taken before any source is read: a change after it, even one made
+    between the listing and the read, leaves the file unlike its fingerprint, so the next run
+    reads it again (from its resume point). A fingerprint taken after the read could miss a
+    change made while the source was being read; one taken earlier costs at most a re-read."""
     spath = str(path)
     if config.excludes(spath):
         return lambda result: result.skipped.append({"path": spath, "reason": "excluded by config"})
@@ -423,18 +504,16 @@ def _examine(
         and known.agent == adapter.name
         and (known.size, known.mtime_ns, known.inode) == (size, mtime_ns, st.st_ino)
     ):
-        sessions = len(known.sessions)
+        sessions = known.sessions
 
         def unchanged(result: IngestResult) -> None:
             result.files_unchanged += 1
             result.sessions_found += sessions
 
         return unchanged
-    resume = None
-    if known and known.agent == adapter.name and size >= known.size:
-        state = store.source_state(spath)
-        resume = state.resume if state else None
-    return _ToParse(st.st_mode, st.st_ino, st.st_size, size, mtime_ns, known, resume)
+    state = store.source_state(spath) if known else None  # changed: its session list and resume point
+    resume = state.resume if state and state.agent == adapter.name and size >= state.size else None
+    return _ToParse(st.st_mode, st.st_ino, st.st_size, size, mtime_ns, state, resume)
 
 
 def _read_source(

@@ -39,7 +39,15 @@ from smriti.store.labels import LabelsMixin
 from smriti.store.maintenance import MaintenanceMixin
 from smriti.store.outbox import OutboxMixin
 from smriti.store.relations import RelationsMixin
-from smriti.store.rows import IndexDoc, KnowledgeRow, MessageRow, SessionRow, SourceState, WriteResult
+from smriti.store.rows import (
+    IndexDoc,
+    KnowledgeRow,
+    MessageRow,
+    SessionRow,
+    SourceFingerprint,
+    SourceState,
+    WriteResult,
+)
 from smriti.store.sessions import SessionsMixin
 from smriti.store.sharing import SharingMixin
 from smriti.store.sources import SourcesMixin
@@ -57,6 +65,7 @@ __all__ = [
     "KnowledgeRow",
     "MessageRow",
     "SessionRow",
+    "SourceFingerprint",
     "SourceState",
     "Store",
     "WriteResult",

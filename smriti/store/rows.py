@@ -27,6 +27,18 @@ class SourceState(NamedTuple):
     sessions: list[str]
 
 
+class SourceFingerprint(NamedTuple):
+    """What a no-op ingest compares a source with: its state without the resume point, and its
+    sessions counted, not listed."""
+
+    path: str
+    agent: str
+    size: int
+    mtime_ns: int
+    inode: int | None
+    sessions: int
+
+
 class SessionRow(NamedTuple):
     rowid: int
     session_id: str

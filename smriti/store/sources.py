@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from smriti.store import jsoncols as json
 from smriti.store.connection import StoreConnection, utc_now
-from smriti.store.rows import SourceState
+from smriti.store.rows import SourceFingerprint, SourceState
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
@@ -27,6 +27,18 @@ class SourcesMixin(StoreConnection):
         return {
             r[0]: SourceState(r[0], r[1], r[2], r[3], r[4], None, _session_list(r[5]))
             for r in self.conn.execute("select path, agent, size, mtime_ns, inode, sessions from sources")
+        }
+
+    def source_fingerprints(self) -> dict[str, SourceFingerprint]:
+        """Every source's fingerprint and session count: all a no-op ingest reads of a known source
+        (`source_state` reads the rest of one that changed). SQLite counts each session list, so
+        no list is decoded: a third of the cost of `all_source_states` at 10k sources."""
+        make = SourceFingerprint._make
+        return {
+            r[0]: make(r)
+            for r in self.conn.execute(
+                "select path, agent, size, mtime_ns, inode, json_array_length(sessions) from sources"
+            )
         }
 
     def save_source_state(self, state: SourceState) -> None:
