@@ -691,7 +691,7 @@ def _decode(data: str | bytes, path: str | None) -> str:
         raise TypeError(f"parse() takes str or bytes, not {type(data).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _split(text: str, path: str | None = None) -> tuple[str, str]:
@@ -1089,8 +1089,7 @@ def parse_report(data: str | bytes, path: str | None = None) -> ParsedKnowledge:
     fast = _rendered_item(text)
     if fast is not None:
         return ParsedKnowledge(fast)
-    handler = strict_handler()
-    fm, body = handler.split(text, path=path)
+    fm, body = _split(text, path)  # strict_handler().split without normalising the text again
     root = _fast_nodes(fm) or _load_nodes(fm, path)
     values, lines, warnings = _field_values(root.value, path)
     try:
