@@ -58,6 +58,56 @@ class KnowledgeMixin(StoreConnection):
             )
         }
 
+    def knowledge_item_ids(self, repo: str) -> set[str]:
+        """The ids of every item of a repo, synced or shared."""
+        return {r[0] for r in self.conn.execute("select item_id from knowledge where repo = ?", (repo,))}
+
+    def insert_knowledge_many(
+        self, rows: list[tuple[KnowledgeItem, str, str, str | None]], *, origin: str, repo: str
+    ) -> int:
+        """Insert items no row of the repo has the id of (`knowledge_item_ids`), each as
+        `upsert_knowledge` would ('imported'): (item, path, blob, committed_by), in this order (their
+        row ids). One statement for all, then their outbox changes: sync inserts thousands."""
+        if not rows:
+            return 0
+        before = self._scalar("select coalesce(max(id), 0) from knowledge")
+        self.conn.executemany(
+            "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
+            "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at, "
+            "committed_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                (
+                    item.id,
+                    item.title,
+                    item.category,
+                    json.dumps(list(item.tags)),
+                    item.project,
+                    item.agent,
+                    item.session,
+                    item.author,
+                    item.created,
+                    item.shared,
+                    json.dumps(list(item.files)),
+                    item.status,
+                    json.dumps(list(item.supersedes)),
+                    item.content_hash,
+                    item.body,
+                    origin,
+                    repo,
+                    path,
+                    blob,
+                    utc_now(),
+                    committed_by,
+                )
+                for item, path, blob, committed_by in rows
+            ),
+        )
+        # New rows take ids above every existing one (no row is deleted in between): the ones just written.
+        self.conn.execute(
+            "insert into outbox (op, ref) select 'knowledge', id from knowledge where id > ? order by id", (before,)
+        )
+        return self.conn.changes()
+
     def upsert_knowledge(
         self,
         item: KnowledgeItem,

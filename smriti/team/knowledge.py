@@ -691,7 +691,7 @@ def _decode(data: str | bytes, path: str | None) -> str:
         raise TypeError(f"parse() takes str or bytes, not {type(data).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _split(text: str, path: str | None = None) -> tuple[str, str]:
@@ -980,15 +980,116 @@ def _field_values(
     return values, lines, warnings
 
 
+# A whole file as `render` writes it, when no string in it needs an escape, in one match: every key
+# in render's order (the optional ones may be missing), each value of the shape the checks of
+# `_validate` accept (ids, category segments, times, status, hash). What a pattern cannot say (the
+# lengths, blank titles and entries, Windows names, whether a time exists) `_rendered_item` checks.
+# Sync reads thousands of such files; anything else (an escape, a hand-written or hostile file, a
+# value that fails a check) takes the path through `_fast_nodes`/`_load_nodes` and `KnowledgeItem`,
+# which decides and words every rejection. tests/test_knowledge_fast.py holds the two paths equal.
+_R_STR = '"(' + _FAST_RAW + '*)"'
+_R_LIST = r'\[((?:"' + _FAST_RAW + '*"(?:, "' + _FAST_RAW + r'*")*)?)\]'
+_R_TIME = '"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)"'
+_R_SEGMENT = "[a-z0-9][a-z0-9_-]{0," + str(MAX_CATEGORY_SEGMENT - 1) + "}"
+_RENDERED = re.compile(
+    r"---[ \t]*\n"
+    f"smriti: {FORMAT_VERSION}\n"
+    'id: "([0-9a-f]{16})"\n'
+    f"title: {_R_STR}\n"
+    f'category: "({_R_SEGMENT}(?:/{_R_SEGMENT}){{0,{MAX_CATEGORY_DEPTH - 1}}})"\n'
+    f"tags: {_R_LIST}\n"
+    f"(?:project: {_R_STR}\n)?"
+    f"(?:agent: {_R_STR}\n)?"
+    f"(?:session: {_R_STR}\n)?"
+    f"(?:author: {_R_STR}\n)?"
+    f"created: {_R_TIME}\n"
+    f"(?:shared: {_R_TIME}\n)?"
+    f"files: {_R_LIST}\n"
+    f'status: "({"|".join(STATUSES)})"\n'
+    r'supersedes: \[((?:"[0-9a-f]{16}"(?:, "[0-9a-f]{16}")*)?)\]\n'
+    '(?:content_hash: "(sha256:[0-9a-f]{64})"\n)?'
+    r"---[ \t]*(?:\n|\Z)"
+)
+_ITEM_FIELDS = tuple(f for f in KnowledgeItem.__dataclass_fields__)  # the slots, in field order
+
+
+def _rendered_list(inner: str | None) -> tuple[str, ...]:
+    # No entry holds a quote (the pattern's raw characters exclude it): '", "' only separates.
+    return tuple(inner[1:-1].split('", "')) if inner else ()
+
+
+def _fine_time(value: str) -> bool:
+    try:  # _check_timestamp's test, once the pattern has matched
+        datetime(
+            int(value[:4]), int(value[5:7]), int(value[8:10]), int(value[11:13]), int(value[14:16]), int(value[17:19])
+        )
+        return True
+    except ValueError:
+        return False
+
+
+def _rendered_item(text: str) -> KnowledgeItem | None:
+    """The item of normalised file text as `render` writes it (see _RENDERED), built without
+    `KnowledgeItem`'s checks, which it is known to pass; None when that is not known."""
+    m = _RENDERED.match(text)
+    if m is None:
+        return None
+    (item_id, title, category, tags, project, agent, session, author, created, shared, files, status, sup, chash) = (
+        m.groups()
+    )
+    tags_t, files_t, sup_t = _rendered_list(tags), _rendered_list(files), _rendered_list(sup)
+    if (
+        len(title) > MAX_TITLE_CHARS
+        or not title.strip()
+        or not _WINDOWS_RESERVED.isdisjoint(category.split("/"))
+        or not all(len(v) <= MAX_FIELD_CHARS for v in (project, agent, session, author) if v is not None)
+        or not _fine_time(created)
+        or (shared is not None and not _fine_time(shared))
+        or item_id in sup_t
+    ):
+        return None
+    for values in (tags_t, files_t):
+        if len(values) > MAX_LIST_ITEMS or not all(len(v) <= MAX_FIELD_CHARS and v.strip() for v in values):
+            return None
+    if len(sup_t) > MAX_LIST_ITEMS:
+        return None
+    # The body as normalize_body makes it: the text holds no CR (_decode), so only the final newlines.
+    body = text[m.end() :].rstrip("\n")
+    item = object.__new__(KnowledgeItem)
+    fields = (
+        FORMAT_VERSION,
+        item_id,
+        title,
+        category,
+        tags_t,
+        project or None,  # "" means absent, as __post_init__ has it
+        agent or None,
+        session or None,
+        author or None,
+        created,
+        shared,
+        files_t,
+        status,
+        sup_t,
+        chash,
+        body + "\n" if body else "",
+    )
+    for name, value in zip(_ITEM_FIELDS, fields, strict=True):
+        object.__setattr__(item, name, value)
+    return item
+
+
 def parse_report(data: str | bytes, path: str | None = None) -> ParsedKnowledge:
     """Parse a knowledge file strictly; return the item and the warnings (unknown keys).
 
     Raises KnowledgeError (with `line` where known) for anything not accepted; never anything
     else for any str/bytes input.
     """
-    handler = strict_handler()
     text = _decode(data, path)
-    fm, body = handler.split(text, path=path)
+    fast = _rendered_item(text)
+    if fast is not None:
+        return ParsedKnowledge(fast)
+    fm, body = _split(text, path)  # strict_handler().split without normalising the text again
     root = _fast_nodes(fm) or _load_nodes(fm, path)
     values, lines, warnings = _field_values(root.value, path)
     try:

@@ -243,8 +243,14 @@ def sync(
     writes = sum(len(c) == 1 and c[0][1] is not None for c in claims.values())
     with _feed(index, store, writes) as feed:
         with store.batch():
+            # Items no row has the id of are inserted together, in this order (so with the row ids
+            # one insert each gave them), before the feed reads the outbox and before anything else.
+            fresh = store.knowledge_item_ids(key)
+            new: list[tuple[KnowledgeItem, str, str, str | None]] = []
             for n, (item_id, claimants) in enumerate(claims.items(), 1):
                 if feed is not None and n % FEED_EVERY == 0:
+                    store.insert_knowledge_many(new, origin="sync", repo=key)
+                    new.clear()
                     feed.step()
                 if len(claimants) > 1:
                     # Whichever path sorts first must not win: a copy could replace a genuine item's body
@@ -270,6 +276,10 @@ def sync(
                         moves.append((item_id, known[item_id][0], e.path))
                         result.updated += 1
                     continue
+                if item_id not in fresh:
+                    new.append((parsed, e.path, e.blob, committer))
+                    result.imported += 1
+                    continue
                 outcome = store.upsert_knowledge(
                     parsed, origin="sync", repo=key, path=e.path, blob=e.blob, committed_by=committer
                 )
@@ -281,6 +291,7 @@ def sync(
                     result.updated += 1
                 else:
                     result.unchanged += 1
+            store.insert_knowledge_many(new, origin="sync", repo=key)
             result.removed = store.remove_knowledge(key, (i for i in known if i not in kept))
             # A file a reviewer moved to another category's folder corrects that category: a label the
             # next categorize of this repo's sessions learns from.
