@@ -48,6 +48,41 @@ def _knowledge_row(r: tuple[Any, ...]) -> KnowledgeRow:
     )
 
 
+_INSERT_KNOWLEDGE = (
+    "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
+    "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at, "
+    "committed_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _knowledge_values(
+    item: KnowledgeItem, origin: str, repo: str | None, path: str | None, blob: str, committed_by: str | None
+) -> tuple[Any, ...]:
+    """An item's row after its item_id, in `_INSERT_KNOWLEDGE`'s (and `_update_knowledge`'s) order."""
+    return (
+        item.title,
+        item.category,
+        json.dumps(list(item.tags)),
+        item.project,
+        item.agent,
+        item.session,
+        item.author,
+        item.created,
+        item.shared,
+        json.dumps(list(item.files)),
+        item.status,
+        json.dumps(list(item.supersedes)),
+        item.content_hash,
+        item.body,
+        origin,
+        repo,
+        path,
+        blob,
+        utc_now(),
+        committed_by,
+    )
+
+
 class KnowledgeMixin(StoreConnection):
     def knowledge_blobs(self, repo: str) -> dict[str, tuple[str, str]]:
         """item id → (path, blob) of the items a repo's last sync imported."""
@@ -72,33 +107,9 @@ class KnowledgeMixin(StoreConnection):
             return 0
         before = self._scalar("select coalesce(max(id), 0) from knowledge")
         self.conn.executemany(
-            "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
-            "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at, "
-            "committed_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            _INSERT_KNOWLEDGE,
             (
-                (
-                    item.id,
-                    item.title,
-                    item.category,
-                    json.dumps(list(item.tags)),
-                    item.project,
-                    item.agent,
-                    item.session,
-                    item.author,
-                    item.created,
-                    item.shared,
-                    json.dumps(list(item.files)),
-                    item.status,
-                    json.dumps(list(item.supersedes)),
-                    item.content_hash,
-                    item.body,
-                    origin,
-                    repo,
-                    path,
-                    blob,
-                    utc_now(),
-                    committed_by,
-                )
+                (item.id, *_knowledge_values(item, origin, repo, path, blob, committed_by))
                 for item, path, blob, committed_by in rows
             ),
         )
@@ -126,36 +137,10 @@ class KnowledgeMixin(StoreConnection):
             "where item_id = ? and coalesce(repo, '') = coalesce(?, '')",
             (item.id, repo),
         ).fetchone()
-        values = (
-            item.title,
-            item.category,
-            json.dumps(list(item.tags)),
-            item.project,
-            item.agent,
-            item.session,
-            item.author,
-            item.created,
-            item.shared,
-            json.dumps(list(item.files)),
-            item.status,
-            json.dumps(list(item.supersedes)),
-            item.content_hash,
-            item.body,
-            origin,
-            repo,
-            path,
-            blob,
-            utc_now(),
-            committed_by,
-        )
+        values = _knowledge_values(item, origin, repo, path, blob, committed_by)
         with self.conn:
             if row is None:
-                rowid = self._scalar(
-                    "insert into knowledge (item_id, title, category, tags, project, agent, session, author, created, "
-                    "shared, files, status, supersedes, content_hash, body, origin, repo, path, blob, updated_at, "
-                    "committed_by) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) returning id",
-                    (item.id, *values),
-                )
+                rowid = self._scalar(_INSERT_KNOWLEDGE + " returning id", (item.id, *values))
                 self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
                 outcome = "imported"
             elif (row[1], row[2], row[3]) == (blob, path, origin):

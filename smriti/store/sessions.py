@@ -55,6 +55,24 @@ def _session_row(r: tuple) -> SessionRow:
     )
 
 
+def _message_row(r: tuple) -> MessageRow:
+    """A message's row from its columns as `messages()` selects them, the JSON ones decoded."""
+    return MessageRow(
+        r[0],
+        r[1],
+        r[2],
+        r[3],
+        r[4],
+        r[5],
+        r[6],
+        r[7],
+        json.loads(r[8]) if r[8] else None,
+        json.loads(r[9]) if r[9] else [],
+        bool(r[10]),
+        r[11],
+    )
+
+
 class SessionsMixin(StoreConnection):
     def write_session(self, session: Session, project_key: str | None, project_name: str | None) -> WriteResult:
         """Merge a parsed session into the store, in one transaction.
@@ -198,21 +216,9 @@ class SessionsMixin(StoreConnection):
             c.executemany("insert into outbox (op, ref) values ('message', ?)", indexed)
 
         def build() -> list[MessageRow]:
+            # in `messages()`'s columns; the blob's text is the message's (blobs are keyed by its hash)
             return [
-                MessageRow(
-                    rowid,
-                    session_rowid,
-                    r[1],
-                    r[3],
-                    r[4],
-                    m.text,  # the blob's text: blobs are keyed by the text's hash
-                    r[6],
-                    r[7],
-                    json.loads(r[8]) if r[8] else None,
-                    json.loads(r[9]) if r[9] else [],
-                    bool(r[10]),
-                    r[11],
-                )
+                _message_row((rowid, session_rowid, r[1], r[3], r[4], m.text, *r[6:]))
                 for rowid, r, m in zip(ids, rows, messages, strict=True)
             ]
 
@@ -393,22 +399,7 @@ class SessionsMixin(StoreConnection):
             "m.sidechain, m.action from messages m join blobs b on b.id = m.blob where m.session = ? order by m.seq",
             (session_rowid,),
         ):
-            out.append(
-                MessageRow(
-                    r[0],
-                    r[1],
-                    r[2],
-                    r[3],
-                    r[4],
-                    r[5],
-                    r[6],
-                    r[7],
-                    json.loads(r[8]) if r[8] else None,
-                    json.loads(r[9]) if r[9] else [],
-                    bool(r[10]),
-                    r[11],
-                )
-            )
+            out.append(_message_row(r))
         return out
 
     def message_texts(self, message_rowids: Iterable[int]) -> dict[int, str]:
