@@ -306,7 +306,7 @@ def _read_sources(
     result.files_seen = len(tasks)
     feed = _Feed(tasks, checks)
     try:
-        with store.bulk(fold=False):
+        with store.bulk():
             _ingest_batches(store, enricher, tasks, checks, feed, config, result, progress)
     finally:
         feed.close()

@@ -113,6 +113,16 @@ def latest(a: str | None, b: str | None) -> str | None:
     return max(x for x in (a, b) if x) if (a or b) else None
 
 
+def _checkpoint_without_waiting(conn: apsw.Connection) -> None:
+    """Fold the whole WAL back and truncate it, as far as readers allow: no busy timeout (the
+    caller restores its own), so a reader makes this a passive checkpoint instead of a wait."""
+    conn.set_busy_timeout(0)
+    try:
+        conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+    except apsw.BusyError:
+        pass
+
+
 class StoreConnection:
     """Opens (and migrates) the file; every area mixin works on its `conn`.
 
@@ -222,7 +232,7 @@ class StoreConnection:
             yield
 
     @contextmanager
-    def bulk(self, *, fold: bool = True) -> Iterator[None]:
+    def bulk(self) -> Iterator[None]:
         """A long run of batches (a first ingest of months of sessions): the WAL is checkpointed
         every BULK_CHECKPOINT_PAGES instead of SQLite's 1,000.
 
@@ -231,8 +241,7 @@ class StoreConnection:
         copies them back into the database file. A checkpoint writes a page once however many
         batches changed it, so checkpointing 16× less often copies far fewer pages
         (.smriti/knowledge/code/pattern/, "Random-key unique indexes"). The WAL grows to ~64 MB at
-        most meanwhile; at the end one checkpoint folds it back (`fold`; else the caller does, with
-        `fold_wal_in_background`, while it builds the index).
+        most meanwhile; the caller folds it back afterwards (`fold_wal_in_background`).
         """
         if self.read_only:
             yield
@@ -243,8 +252,6 @@ class StoreConnection:
             yield
         finally:
             self.conn.pragma("wal_autocheckpoint", before)
-            if fold:
-                self._fold_wal()
 
     def _wal_bytes(self) -> int:
         try:
@@ -252,24 +259,13 @@ class StoreConnection:
         except OSError:
             return 0
 
-    def _fold_wal(self) -> None:
-        """Checkpoint the whole WAL and truncate it, as far as readers allow, never waiting: with
-        no busy timeout, a reader on an old snapshot (a warm recall server) makes this a passive
-        checkpoint that leaves the rest to SQLite's usual ones, harmlessly."""
-        if self.read_only or self.conn.in_transaction or not self._wal_bytes():
-            return
-        self.conn.set_busy_timeout(0)
-        try:
-            self.conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
-        except apsw.BusyError:
-            pass
-        finally:
-            self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
-
     def fold_wal_in_background(self) -> Callable[[], None]:
         """Copy the WAL back into the database file on a connection of its own, in a thread, while
         this one goes on (SQLite works without Python's lock): ingest builds the index meanwhile.
-        Returns the function that waits for it and then truncates the folded WAL."""
+        Returns the function that waits for it and then truncates the folded WAL.
+
+        Neither step waits for anyone: a reader on an old snapshot (a warm recall server) makes
+        them passive checkpoints that leave the rest to SQLite's usual ones, harmlessly."""
         if self.read_only or self._wal_bytes() < SMALL_WAL_BYTES:
             return lambda: None  # a run that wrote little: SQLite's own checkpoints, as always
         import threading  # only for the commands that write a lot
@@ -280,11 +276,10 @@ class StoreConnection:
             try:
                 conn = apsw.Connection(path)
                 try:
-                    conn.set_busy_timeout(0)
-                    conn.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE)
+                    _checkpoint_without_waiting(conn)
                 finally:
                     conn.close()
-            except apsw.Error:  # best effort: busy (a reader), or anything else: SQLite's own checkpoints do it later
+            except apsw.Error:  # best effort: SQLite's own checkpoints do it later
                 pass
 
         thread = threading.Thread(target=fold, name="smriti-wal-fold", daemon=True)
@@ -292,7 +287,12 @@ class StoreConnection:
 
         def wait() -> None:
             thread.join()
-            self._fold_wal()  # what readers kept the thread from truncating: only the truncation is left
+            # What readers kept the thread from truncating: only the truncation is left.
+            if not self.conn.in_transaction and self._wal_bytes():
+                try:
+                    _checkpoint_without_waiting(self.conn)
+                finally:
+                    self.conn.set_busy_timeout(BUSY_TIMEOUT_MS)
 
         return wait
 
