@@ -218,14 +218,18 @@ class _Level:
         self.columns = columns  # columns[c][row]: class c's weight (hundredths) of the feature in `row`
         if any(not -_OFFSET <= w < _OFFSET for col in columns for w in (min(col, default=0), max(col, default=0))):
             raise ValueError("category model: a weight is out of range")
-        # row-major 32-bit little-endian fields, one row's slice read as one integer: class c lands at bit 32·c
-        width = 4 * len(columns)
-        fields = array(_U32, [w + _OFFSET for row in zip(*columns, strict=True) for w in row]).tobytes()
-        if sys.byteorder != "little":
-            swapped = array(_U32, fields)
-            swapped.byteswap()
-            fields = swapped.tobytes()
-        self.packed = tuple(int.from_bytes(fields[i : i + width], "little") for i in range(0, len(fields), width))
+        # Row-major 32-bit big-endian fields, the last class first, so one row's slice read as one
+        # (big-endian) integer has class c at bit 32·c. Built with slice assignments and maps, not
+        # value by value in Python: the model is read at the start of every big ingest (0.15 s before).
+        n = len(columns)
+        fields = array(_U32, bytes(4 * n * len(columns[0]))) if columns else array(_U32)
+        for c, col in enumerate(columns):
+            fields[n - 1 - c :: n] = array(_U32, map(_OFFSET.__add__, col))
+        if sys.byteorder == "little":
+            fields.byteswap()
+        data, width = fields.tobytes(), 4 * n
+        rows = map(slice, range(0, len(data), width), range(width, len(data) + width, width))
+        self.packed = tuple(map(int.from_bytes, map(data.__getitem__, rows)))
 
     def scores(self, rows: Sequence[int]) -> list[float]:
         total = sum(map(self.packed.__getitem__, rows))
