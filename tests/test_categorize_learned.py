@@ -115,6 +115,36 @@ def test_features_are_deterministic_and_in_range(request_text: str, rest: str) -
     assert all(0 <= f < 2**learned.HASH_BITS for f in feats)
 
 
+def _features_by_definition(doc: str) -> frozenset[int]:
+    """Features as the model was trained on them: full 32-bit crc32s and multiplier, cut at the end."""
+    import zlib
+
+    def add(out: set[int], words: list[str], namespace: int) -> None:
+        h = [zlib.crc32(w.encode()) for w in words]
+        out.update((x ^ namespace) & learned._MASK for x in h)
+        out.update(((a * 0x9E3779B1 + b) ^ namespace) & learned._MASK for a, b in zip(h, h[1:], strict=False))
+
+    request, _, rest = doc.partition(learned.PART_SEP)
+    prose, _, tools = rest.partition(learned.PART_SEP)
+    out: set[int] = set()
+    if request:
+        add(out, learned._TOKEN.findall(request.lower()), learned._NS_REQUEST)
+        add(out, learned._TOKEN.findall(request.lower()), learned._NS_PROSE)
+    if prose:
+        add(out, learned._TOKEN.findall(prose.lower()), learned._NS_PROSE)
+    if tools:
+        add(out, learned._TOKEN.findall(tools), learned._NS_TOOLS)
+    return frozenset(out)
+
+
+@given(st.text(alphabet="abcdefghij KLM\n", max_size=400), st.text(max_size=200), st.text(max_size=100))
+@settings(max_examples=120, deadline=None)
+def test_features_cut_early_equal_the_features_the_model_was_trained_on(request: str, prose: str, tools: str) -> None:
+    # `_hashes` and `_add` keep only the low HASH_BITS from the start (faster): the same features
+    doc = learned.PART_SEP.join((request, prose, tools))
+    assert learned.features(doc) == _features_by_definition(doc)
+
+
 def test_feature_hashing_is_stable_across_processes() -> None:
     # crc32, not Python's salted hash(): the shipped model and stored labels depend on it
     import subprocess

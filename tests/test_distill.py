@@ -491,3 +491,15 @@ def test_commit_scan_by_line_finds_what_a_scan_of_the_whole_text_does(text: str)
     by_line = distill._Ordered()
     distill._scan_commits(text, by_line, git_output=False)
     assert by_line.values() == whole.values()
+
+
+@given(
+    st.lists(
+        st.sampled_from(["commit", "Commit", "COMMIT", "cOmMiT", "commits", "ommit", "x", " ", "\n", "é", "İ", "K"]),
+        max_size=30,
+    ).map("".join)
+)
+@hsettings(max_examples=200, deadline=None)
+def test_commit_words_are_found_where_the_case_insensitive_regex_finds_them(text: str) -> None:
+    # _commit_words searches a lowered ASCII text with str.find instead of the regex: same places
+    assert list(distill._commit_words(text)) == [m.span() for m in distill._COMMIT_WORD.finditer(text)]

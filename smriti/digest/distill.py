@@ -830,6 +830,20 @@ def _scan_urls(text: str, out: _Ordered) -> None:
             out.add(url)
 
 
+def _commit_words(text: str) -> Iterator[tuple[int, int]]:
+    """Where `_COMMIT_WORD` matches: in an ASCII text (most), found by `str.find` in its lowered copy
+    (same places, same length), several times faster than the case-insensitive regex."""
+    if not text.isascii():  # lowering may change other letters' lengths: the regex
+        for m in _COMMIT_WORD.finditer(text):
+            yield m.span()
+        return
+    lowered = text.lower()
+    at = lowered.find("commit")
+    while at >= 0:
+        yield at, at + 6
+        at = lowered.find("commit", at + 6)
+
+
 def _scan_commits(text: str, out: _Ordered, *, git_output: bool) -> None:
     if git_output:  # `git log --oneline` lines and `git commit`'s "[branch abc1234] message"
         for rx in (_GIT_LOG_LINE, _COMMIT_NEAR[2]):
@@ -842,12 +856,12 @@ def _scan_commits(text: str, out: _Ordered, *, git_output: bool) -> None:
         # positions was most of entities()' time). Same matches, in the same order.
         lines = []
         line_end = -1
-        for word in _COMMIT_WORD.finditer(text):
-            if word.start() < line_end:
+        for start, end in _commit_words(text):
+            if start < line_end:
                 continue  # this line is taken already
-            line_end = text.find("\n", word.end())
+            line_end = text.find("\n", end)
             line_end = len(text) if line_end < 0 else line_end
-            lines.append(text[text.rfind("\n", 0, word.start()) + 1 : line_end])
+            lines.append(text[text.rfind("\n", 0, start) + 1 : line_end])
         for rx in _COMMIT_NEAR[:2]:
             for line in lines:
                 for m in rx.finditer(line):
