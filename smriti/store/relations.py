@@ -15,20 +15,32 @@ if TYPE_CHECKING:
 class RelationsMixin(SessionsMixin):
     def relation_candidates(
         self, session_rowid: int, project: str | None, category: str, limit: int = 30
-    ) -> list[tuple[int, str | None, str, list[str]]]:
-        """Recent sessions of the same project and category: (rowid, time, digest title, touched
-        files). Tuples: ingest asks this once per session, 30 rows each."""
+    ) -> list[tuple[int, str | None]]:
+        """Recent sessions of the same project and category that have a digest: (rowid, time), newest
+        first. Ingest asks this once per session; their titles and files come from `relation_details`
+        (which a caller may keep: they change only when the session's digest is saved again)."""
         if not project or category == "uncategorized":
             return []
-        rows = self.conn.execute(
-            "select s.id, coalesce(s.ended_at, s.started_at), d.title, "
-            "(select group_concat(f.path, char(0)) from session_files f where f.session = s.id) "
-            "from sessions s join digests d on d.session = s.id "
-            "where s.project = ? and s.category = ? and s.id != ? "
-            "order by coalesce(s.ended_at, s.started_at) desc limit ?",
-            (project, category, session_rowid, limit),
+        return list(
+            self.conn.execute(
+                "select s.id, coalesce(s.ended_at, s.started_at) from sessions s join digests d on d.session = s.id "
+                "where s.project = ? and s.category = ? and s.id != ? "
+                "order by coalesce(s.ended_at, s.started_at) desc limit ?",
+                (project, category, session_rowid, limit),
+            )
         )
-        return [(r[0], r[1], r[2], r[3].split("\0") if r[3] else []) for r in rows]
+
+    def relation_details(self, session_rowids: list[int]) -> dict[int, tuple[str, frozenset[str]]]:
+        """Each session's digest title and the files it touched (sessions without a digest left out)."""
+        out: dict[int, tuple[str, frozenset[str]]] = {}
+        for chunk, marks in in_chunks(session_rowids):
+            for rowid, title, files in self.conn.execute(
+                "select d.session, d.title, (select group_concat(f.path, char(0)) from session_files f "
+                f"where f.session = d.session) from digests d where d.session in ({marks})",
+                chunk,
+            ):
+                out[rowid] = (title, frozenset(files.split("\0")) if files else frozenset())
+        return out
 
     def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
         with self.conn:

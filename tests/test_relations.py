@@ -1,0 +1,87 @@
+"""Relations between sessions (`Enricher._relate`): a newer session that supersedes or relates to an older one.
+
+The enricher keeps the titles and files of the sessions it compares with (those it saved, and those
+read once); a run must record the very relations that a fresh enricher, reading everything from the
+store, records for the same sessions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from smriti.digest.apply import Enricher
+from smriti.models import Message, Session
+from smriti.store import Store
+
+TITLES = [
+    "fix the flaky login test in the auth module",
+    "fix the flaky login test in auth again",
+    "the login test is flaky: fix the auth module",
+    "fix the flaky signup test in the auth module",
+    "rename the billing columns in the invoices table",
+]
+
+
+def _session(n: int, title: str, files: list[str], day: int) -> Session:
+    messages = [Message("user", title, "prompt", f"p{n}", timestamp=f"2025-01-{day:02d}T10:00:00.000Z")]
+    for i, path in enumerate(files):
+        messages.append(
+            Message(
+                "assistant",
+                f"Edit {path}",
+                "tool_call",
+                f"t{n}-{i}",
+                tool_name="Edit",
+                tool_input={"file_path": path, "old_string": "a", "new_string": "b"},
+                files=(path,),
+            )
+        )
+    messages.append(Message("assistant", "Fixed the flaky test; it passes now.", "response", f"r{n}"))
+    stamp = f"2025-01-{day:02d}T10:00:00.000Z"
+    return Session("claude-code", f"s{n}", tuple(messages), cwd="/work/app", started_at=stamp, ended_at=stamp)
+
+
+def _relations(store: Store) -> list[tuple]:
+    return list(
+        store.conn.execute("select session, other, relation, round(score, 9) from session_relations order by 1, 2")
+    )
+
+
+def _store_all(path: Path, one_enricher: bool) -> list[tuple]:
+    store = Store(path)
+    files = [["src/auth/login.py", "tests/test_login.py"], ["src/auth/login.py"], ["tests/test_login.py"], [], []]
+    days = [3, 5, 1, 7, 2]  # out of order: an older session arriving later is related by the newer one
+    enricher = Enricher(store)
+    for n, (title, touched, day) in enumerate(zip(TITLES, files, days, strict=True)):
+        written = store.write_session(_session(n, title, touched, day), "github.com/acme/app", "app")
+        (enricher if one_enricher else Enricher(store)).enrich(store.session_row(written.session_rowid))
+    relations = _relations(store)
+    store.close()
+    return relations
+
+
+def test_a_run_relates_sessions_as_a_fresh_enricher_does(tmp_path: Path) -> None:
+    kept = _store_all(tmp_path / "one.db", one_enricher=True)
+    fresh = _store_all(tmp_path / "fresh.db", one_enricher=False)
+    assert kept == fresh
+    assert len(kept) >= 3  # the flaky-login sessions relate to each other; the billing one to none
+    assert all(5 not in (session, other) for session, other, _, _ in kept)  # rowid 5: the billing one
+
+
+def test_a_digest_saved_again_is_compared_with_as_saved(tmp_path: Path) -> None:
+    # the enricher's copy follows a session's digest when the session is enriched again with new files
+    store = Store(tmp_path / "s.db")
+    enricher = Enricher(store)
+    first = store.write_session(_session(0, TITLES[0], [], 1), "github.com/acme/app", "app")
+    enricher.enrich(store.session_row(first.session_rowid))
+    grown = _session(0, TITLES[0], ["src/auth/login.py", "tests/test_login.py"], 1)
+    store.write_session(grown, "github.com/acme/app", "app")
+    enricher.enrich(store.session_row(first.session_rowid), full=True)
+    second = store.write_session(
+        _session(1, TITLES[1], ["src/auth/login.py", "tests/test_login.py"], 2), "github.com/acme/app", "app"
+    )
+    enricher.enrich(store.session_row(second.session_rowid))
+    with_copy = _relations(store)
+    store.conn.execute("delete from session_relations")
+    Enricher(store).enrich(store.session_row(second.session_rowid))
+    assert with_copy == _relations(store) and with_copy
