@@ -113,7 +113,7 @@ def no_messages_error(found: str) -> str:
 
 
 # A stamp already in iso_utc's shape (Claude Code and Codex write theirs so): checked by one match
-# and a parse, not rebuilt (a tenth of the time, on every message of every transcript).
+# and a parse, not rebuilt (half the time, on every message of every transcript).
 _ISO_UTC_MS = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
 
 

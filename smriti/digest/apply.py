@@ -143,7 +143,8 @@ class Enricher:
     _memories: dict[str, learned.TeamMemory | None] = field(default_factory=dict)
     # Title and files of the sessions `_relate` compares with, by rowid: those whose digest this
     # enricher saved (kept as saved), and others read once. Reading them with every candidate list
-    # was two thirds of relating a session (2.2 of 3.3 s over 10,000 sessions).
+    # was two thirds of relating a session (2.2 of 3.3 s over 10,000 sessions). One enricher lives
+    # for one run: a digest another process saves meanwhile is seen by the next run.
     _relation_details: dict[int, tuple[str, frozenset[str]]] = field(default_factory=dict)
 
     def memory_for(self, project: str | None) -> learned.TeamMemory | None:
@@ -256,7 +257,9 @@ class Enricher:
         if unknown:
             details.update(self.store.relation_details(unknown))
         for other, time in candidates:
-            other_title, theirs = details[other]
+            if (detail := details.get(other)) is None:
+                continue  # its digest went between the two reads (another process's forget)
+            other_title, theirs = detail
             title_sim = fuzz.token_set_ratio(title, other_title) / 100
             if mine and theirs:
                 score = TITLE_WEIGHT * title_sim + FILES_WEIGHT * (len(mine & theirs) / len(mine | theirs))

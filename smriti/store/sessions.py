@@ -183,7 +183,7 @@ class SessionsMixin(StoreConnection):
             if c.execute(f"select 1 from messages where key_hash in ({marks}) limit 1", chunk).fetchone():
                 return None
         # Each row's id given, as SQLite would number them (one past the largest, in order): an
-        # insert that returns its id costs twice one that does not (~6 µs a row on 200k messages).
+        # insert that returns its id costs twice one that does not (~6 µs more a row, on 20,000 messages).
         first = self._next_rowid("messages")
         rows = [
             (
