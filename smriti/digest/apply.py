@@ -28,6 +28,7 @@ from smriti.digest.taxonomy import Settings, default_settings, load_team_categor
 from smriti.errors import ConfigError
 from smriti.models import ACTIONS, Message, Session
 from smriti.store import MessageRow, SessionRow, Store
+from smriti.store.relations import touched_files
 from smriti.store.rows import WrittenRows
 from smriti.team.knowledge import KnowledgeError, clean_title, validate_category
 
@@ -235,9 +236,7 @@ class Enricher:
             scored_messages=scored_messages,  # the highest message id folded into the scores
             files=entities.files,
         )
-        # as `relation_details` reads them back (joined by NUL, split again: the same set, hostile paths too)
-        joined = "\0".join(dict.fromkeys(entities.files))
-        self._relation_details[session.rowid] = (title, frozenset(joined.split("\0")) if joined else frozenset())
+        self._relation_details[session.rowid] = (title, touched_files("\0".join(entities.files)))
         tags = [(result.category, result.confidence)]
         if result.parent != result.category:
             tags.append((result.parent, result.confidence))

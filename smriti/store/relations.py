@@ -12,6 +12,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+def touched_files(joined: str | None) -> frozenset[str]:
+    """A session's touched files as `relation_details` reads them: the stored paths joined by NUL
+    (`group_concat`), split again. Callers that keep a session's files give the paths they saved
+    joined the same way, so a path holding a NUL (hostile transcripts) comes out as read back."""
+    return frozenset(joined.split("\0")) if joined else frozenset()
+
+
 class RelationsMixin(SessionsMixin):
     def relation_candidates(
         self, session_rowid: int, project: str | None, category: str, limit: int = 30
@@ -39,7 +46,7 @@ class RelationsMixin(SessionsMixin):
                 f"where f.session = d.session) from digests d where d.session in ({marks})",
                 chunk,
             ):
-                out[rowid] = (title, frozenset(files.split("\0")) if files else frozenset())
+                out[rowid] = (title, touched_files(files))
         return out
 
     def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
