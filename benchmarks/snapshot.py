@@ -29,7 +29,8 @@ import tantivy
 # Columns whose value is the time of the write, not the content written.
 CLOCK_COLUMNS = {"applied_at", "ingested_at", "updated_at", "at", "synced_at", "shared_at"}
 # share_files: a cache of this machine's file stats (inodes, times), not content.
-SKIP_TABLES = {"outbox", "sqlite_sequence", "share_files"}
+# _smriti_migrations: which schema steps ran, not content (a newer checkout has more of them).
+SKIP_TABLES = {"outbox", "sqlite_sequence", "share_files", "_smriti_migrations"}
 KEYWORD_FIELDS = ("agent", "project", "category", "role", "kind", "tier", "status")
 SCORED_TERM_EVERY = 7  # every 7th distinct term (sorted) gets its full scored hit list
 

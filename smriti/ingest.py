@@ -261,7 +261,9 @@ def ingest(
     then is the batch written, in one transaction. So neither parsing nor the vetting of a team's
     patterns ever holds the store's write lock: the only team regexes run under it are the
     categorize rules' searches, each bounded by saferegex.SEARCH_TIMEOUT per message and all of a
-    run by MAX_TIMEOUTS of those (0.15 s).
+    run by MAX_TIMEOUTS of those (0.15 s). The exception is a first ingest into an empty store,
+    which is one transaction from start to end (`Store.bulk`'s first load): other writers wait for
+    the whole run, its vetting included.
 
     On a machine with a core to spare, a big run's sources are parsed (and their new sessions
     digested) by a worker process a window ahead, while this one writes (smriti.ingest_worker);

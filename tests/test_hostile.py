@@ -35,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smriti import saferegex, untrusted
+from smriti.models import Message, Session
 from smriti.recall import neutralize
 from smriti.team import knowledge
 
@@ -152,7 +153,11 @@ def test_a_repo_first_seen_by_ingest_has_its_patterns_vetted_outside_the_write_l
     it must never happen inside ingest's write transaction, not even for a repo that the store
     meets for the first time in this very ingest. While each pattern is vetted, another
     connection takes the write lock without waiting (busy timeout 0). Whatever the machine's
-    speed, the lock is either free at that moment or not."""
+    speed, the lock is either free at that moment or not.
+
+    The store holds a session already: a first ingest into an empty store is a first load, one
+    transaction that holds the write lock for its whole run by design (Store.bulk,
+    tests/test_first_load.py), so other writers wait for the run, its vetting included."""
     import apsw
 
     from smriti import paths
@@ -169,7 +174,12 @@ def test_a_repo_first_seen_by_ingest_has_its_patterns_vetted_outside_the_write_l
     (root / SESSIONS[0].name).write_text(SESSIONS[0].read_text().replace("/home/dev/payments-api", str(repo)))
     app = App()
     db = paths.db_path(app.data_dir)
-    app.store  # noqa: B018  (the store exists, empty: the repo is new to it)
+    # the store holds another project's session: the repo is new to it, and the run no first load
+    app.store.write_session(
+        Session(agent="claude-code", native_id="earlier", messages=(Message("user", "hello", "prompt", key="e1"),)),
+        None,
+        None,
+    )
     vetted: list[tuple[str, bool]] = []
     real = saferegex.reject_reason
 
@@ -200,7 +210,7 @@ def test_a_repo_first_seen_by_ingest_has_its_patterns_vetted_outside_the_write_l
     vetted.clear()
     app = App()
     try:
-        assert categorize(app.store, all_=True).sessions == 1
+        assert categorize(app.store, all_=True).sessions == 2  # the earlier session and the ingested one
     finally:
         app.close()
     assert vetted and all(free for _, free in vetted), vetted

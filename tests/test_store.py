@@ -267,10 +267,11 @@ def _bulk_sessions(store: Store, start: int, count: int) -> None:
 def test_bulk_checkpoints_rarely_then_folds_the_wal_back(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     store = Store(path)
+    _bulk_sessions(store, 0, 1)  # a store that holds messages: no first load (test_first_load_*)
     default = store.conn.pragma("wal_autocheckpoint")
     with store.bulk():
         assert store.conn.pragma("wal_autocheckpoint") == 16_384
-        _bulk_sessions(store, 0, 3000)
+        _bulk_sessions(store, 1, 2999)
         # SQLite's default would have checkpointed (and restarted the WAL) long before 3,000 pages
         assert Path(f"{path}-wal").stat().st_size > 1000 * 4096
     assert store.conn.pragma("wal_autocheckpoint") == default
@@ -332,3 +333,18 @@ def test_a_small_wal_is_left_to_sqlites_own_checkpoints(tmp_path: Path) -> None:
     store.fold_wal_in_background()()
     assert Path(f"{path}-wal").stat().st_size == size  # no thread, no checkpoint: as without bulk
     store.close()
+
+
+def test_a_key_whose_text_goes_back_to_an_earlier_one_keeps_its_body(store: Store) -> None:
+    """One session whose message key carries text A, then B, then A again: B replaces A, then A
+    replaces B. A's body must not be dropped when B replaces it (a later message still names it):
+    it was, and the session's whole write failed on the foreign key (found by test_first_load)."""
+    store.write_session(sess("z", msg("z1", "another session")), "p", "p")
+    written = store.write_session(
+        sess("a", msg("k0", "fix the build"), msg("k0", "run the tests"), msg("k0", "fix the build")), "p", "p"
+    )
+    assert (written.added, written.updated) == (1, 2)
+    rows = store.messages(written.session_rowid)
+    assert [r.text for r in rows] == ["fix the build"]
+    assert store.orphan_blobs() == 0  # "run the tests" went once nothing used it
+    assert store.conn.execute("pragma foreign_key_check").fetchall() == []

@@ -53,8 +53,17 @@ class MaintenanceMixin(OutboxMixin, KnowledgeMixin):
 
     def drop_orphan_blobs(self) -> int:
         with self.conn:
-            self.conn.execute("delete from blobs where not exists (select 1 from messages m where m.blob = blobs.id)")
-            dropped = self.conn.changes()
+            gone: list[bytes] = [
+                digest
+                for (digest,) in self.conn.execute(
+                    "delete from blobs where not exists (select 1 from messages m where m.blob = blobs.id) "
+                    "returning hash"
+                )
+            ]
+            if self._first_load is not None:  # during a first load (ingest's no-save): its hashes kept in memory
+                for digest in gone:
+                    self._first_load.blob_ids.pop(digest, None)
+            dropped = len(gone)
         return dropped
 
     def integrity(self) -> list[str]:

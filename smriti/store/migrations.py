@@ -391,3 +391,27 @@ def m012_share_files(conn: apsw.Connection) -> None:
         ) without rowid;
         """
     )
+
+
+@migration
+def m013_blobs_hash_index(conn: apsw.Connection) -> None:
+    # A first ingest into an empty store drops the two unique indexes on random keys (this one and
+    # messages_key), keeps their keys in memory meanwhile, and builds both once at its end: kept
+    # during the inserts they were most of what it wrote (Store.bulk, "first load"). A column's
+    # UNIQUE constraint is an index that cannot be dropped, so the hash's uniqueness becomes a
+    # named index. Only where `blobs` is empty (a new store): recreating it is then free, and a
+    # store that holds bodies can never take a first load anyway, so it keeps its column
+    # constraint, which enforces the same.
+    if conn.execute("select 1 from blobs limit 1").fetchone() is not None:
+        return
+    conn.execute(
+        """
+        drop table blobs;
+        create table blobs (
+            id integer primary key,
+            hash blob not null,
+            text text not null
+        );
+        create unique index blobs_hash on blobs(hash);
+        """
+    )

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from smriti.errors import NotFound
 from smriti.store import jsoncols as json
 from smriti.store.connection import (
+    FirstLoad,
     StoreConnection,
     earliest,
     in_chunks,
@@ -30,6 +31,13 @@ _SESSION_COLS = (
     "id, session_id, agent, native_id, project, project_name, cwd, git_branch, title, started_at, "
     "ended_at, models, source_paths, parent_native_id, category, message_count, "
     "(select d.title from digests d where d.session = sessions.id)"
+)
+
+
+# One message without its id (`_put_message`), SQLite numbering it
+_INSERT_MESSAGE = (
+    "insert into messages (session, seq, key_hash, role, kind, blob, ts, tool_name, tool_input, files, sidechain, "
+    "action) values (?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
 
@@ -144,13 +152,23 @@ class SessionsMixin(StoreConnection):
             stored = fresh if created and next_seq == 0 else None
             if fresh is not None:
                 added, next_seq = len(fresh), next_seq + len(fresh)
+            replaced: list[int] = []
             for m in () if fresh is not None else session.messages:
-                outcome = self._put_message(rowid, session.agent, session.native_id, next_seq, m, blobs[m.text])
+                outcome = self._put_message(
+                    rowid, session.agent, session.native_id, next_seq, m, blobs[m.text], replaced
+                )
                 if outcome == "added":
                     next_seq += 1
                     added += 1
                 elif outcome == "updated":
                     updated += 1
+            # Bodies are shared by hash, so a replaced one goes only if no message uses it; left
+            # behind, doctor reports it as an orphan right after a clean ingest (two transcripts of
+            # one resumed session holding two versions of a message). Only once the whole session
+            # is written: a later message of it may take that body again (a key whose text went
+            # A, B, A), and `blobs` still names it.
+            for blob in dict.fromkeys(replaced):
+                self._drop_blob_if_unused(blob)
             if added:
                 c.execute(
                     "update sessions set message_count = (select count(*) from messages where session = ?) "
@@ -179,9 +197,15 @@ class SessionsMixin(StoreConnection):
         if len(set(hashes)) != len(hashes):
             return None
         c = self.conn
-        for chunk, marks in in_chunks(hashes):
-            if c.execute(f"select 1 from messages where key_hash in ({marks}) limit 1", chunk).fetchone():
+        load = self._first_load
+        if load is not None:  # the unique index is dropped meanwhile: its keys are in memory
+            known = load.message_ids
+            if any(h in known for h in hashes):
                 return None
+        else:
+            for chunk, marks in in_chunks(hashes):
+                if c.execute(f"select 1 from messages where key_hash in ({marks}) limit 1", chunk).fetchone():
+                    return None
         # Each row's id given, as SQLite would number them (one past the largest, in order): an
         # insert that returns its id costs twice one that does not (~6 µs more a row, on 20,000 messages).
         first = self._next_rowid("messages")
@@ -208,6 +232,8 @@ class SessionsMixin(StoreConnection):
             "sidechain, action) values (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             rows,
         )
+        if load is not None:
+            load.message_ids.update(zip(hashes, range(first, first + len(rows)), strict=True))
         from smriti.models import UNINDEXED_KINDS  # here: the models' dataclasses are off a search's path
 
         indexed = [(r[0],) for r, m in zip(rows, messages, strict=True) if m.kind not in UNINDEXED_KINDS]
@@ -226,39 +252,45 @@ class SessionsMixin(StoreConnection):
         return WrittenRows(len(rows), rows[-1][0], build)
 
     def _put_message(
-        self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message, blob: int
+        self, session_rowid: int, agent: str, native_id: str, seq: int, m: Message, blob: int, replaced: list[int]
     ) -> str | None:
-        """Store one message of a session: "added", "updated" (its text changed) or None (known)."""
+        """Store one message of a session: "added", "updated" (its text changed) or None (known).
+        An update appends the body it replaced to `replaced`, for the caller to drop if unused."""
         c = self.conn
         tool_input = None if m.tool_input is None else json.dumps_lenient(m.tool_input)
         files = json.dumps(list(m.files)) if m.files else None
         kh = key_hash(agent, m.key)
+        load = self._first_load
         for _ in range(2):
-            new = c.execute(
-                "insert into messages (session, seq, key_hash, role, kind, blob, ts, tool_name, tool_input, files, "
-                "sidechain, action) values (?,?,?,?,?,?,?,?,?,?,?,?) on conflict(key_hash) do nothing returning id",
-                (
-                    session_rowid,
-                    seq,
-                    kh,
-                    m.role,
-                    m.kind,
-                    blob,
-                    m.timestamp,
-                    m.tool_name,
-                    tool_input,
-                    files,
-                    int(m.sidechain),
-                    m.action,
-                ),
-            ).fetchone()
+            values = (
+                session_rowid,
+                seq,
+                kh,
+                m.role,
+                m.kind,
+                blob,
+                m.timestamp,
+                m.tool_name,
+                tool_input,
+                files,
+                int(m.sidechain),
+                m.action,
+            )
+            known = None
+            if load is None:
+                new = c.execute(_INSERT_MESSAGE + " on conflict(key_hash) do nothing returning id", values).fetchone()
+            else:  # no unique index to conflict with: the keys kept in memory say whether it is stored
+                known = self._loaded_message(load, kh)
+                new = None if known else c.execute(_INSERT_MESSAGE + " returning id", values).fetchone()
             if new is not None:
                 from smriti.models import UNINDEXED_KINDS
 
+                if load is not None:
+                    load.message_ids[kh] = new[0]
                 if m.kind not in UNINDEXED_KINDS:
                     c.execute("insert into outbox (op, ref) values ('message', ?)", (new[0],))
                 return "added"
-            old_id, old_session, old_blob, old_kind = self._row(
+            old_id, old_session, old_blob, old_kind = known or self._row(
                 "select id, session, blob, kind from messages where key_hash = ?", (kh,)
             )
             if old_session == session_rowid:
@@ -272,10 +304,7 @@ class SessionsMixin(StoreConnection):
                     (blob, m.role, m.kind, m.tool_name, tool_input, files, m.action, old_id),
                 )
                 c.execute("insert into outbox (op, ref) values ('message', ?)", (old_id,))
-                # Bodies are shared by hash, so the replaced one goes only if no other message uses
-                # it; left behind, doctor reports it as an orphan right after a clean ingest (two
-                # transcripts of one resumed session holding two versions of a message).
-                self._drop_blob_if_unused(old_blob)
+                replaced.append(old_blob)
                 return "updated"
             if old_blob == blob:
                 # A resumed session replaying another session's line: stored once, where it was first.
@@ -285,10 +314,24 @@ class SessionsMixin(StoreConnection):
             kh = key_hash(agent, f"{native_id}\0{m.key}")
         return None
 
+    def _loaded_message(self, load: FirstLoad, kh: int) -> tuple[int, int, int, str] | None:
+        """During a first load, the stored message with key hash `kh` (id, session, blob, kind), from
+        the keys kept in memory; None if there is none."""
+        mid = load.message_ids.get(kh)
+        if mid is None:
+            return None
+        row = self.conn.execute("select id, session, blob, kind from messages where id = ?", (mid,)).fetchone()
+        if row is None:  # deleted since (nothing in an ingest deletes messages, but the key must not lie)
+            del load.message_ids[kh]
+        return row
+
     def _drop_blob_if_unused(self, blob: int) -> None:
-        self.conn.execute(
-            "delete from blobs where id = ? and not exists (select 1 from messages where blob = ?)", (blob, blob)
-        )
+        gone = self.conn.execute(
+            "delete from blobs where id = ? and not exists (select 1 from messages where blob = ?) returning hash",
+            (blob, blob),
+        ).fetchone()
+        if gone is not None and self._first_load is not None:
+            self._first_load.blob_ids.pop(gone[0], None)
 
     def _blob_ids(self, texts: list[str]) -> dict[str, int]:
         """Each distinct text's blob id, stored first where new (in order of first appearance, so
@@ -298,12 +341,20 @@ class SessionsMixin(StoreConnection):
         ids: dict[bytes, int] = {}
         digests = list(by_hash)
         c = self.conn
-        for chunk, marks in in_chunks(digests):
-            ids.update(c.execute(f"select hash, id from blobs where hash in ({marks})", chunk))
+        load = self._first_load
+        if load is not None:  # the unique index is dropped meanwhile: its keys are in memory
+            known = load.blob_ids
+            ids.update((d, known[d]) for d in digests if d in known)
+        else:
+            for chunk, marks in in_chunks(digests):
+                ids.update(c.execute(f"select hash, id from blobs where hash in ({marks})", chunk))
         new = [d for d in by_hash if d not in ids]
         if new:
             first = self._next_rowid("blobs")  # numbered as SQLite would (see _put_new_messages)
-            ids.update(zip(new, range(first, first + len(new)), strict=True))
+            added = list(zip(new, range(first, first + len(new)), strict=True))
+            if load is not None:
+                load.blob_ids.update(added)
+            ids.update(added)
             c.executemany("insert into blobs (id, hash, text) values (?, ?, ?)", [(ids[d], d, by_hash[d]) for d in new])
         return {t: ids[d] for d, t in by_hash.items()}
 
@@ -326,7 +377,12 @@ class SessionsMixin(StoreConnection):
                     (agent, native_id, reason, utc_now()),
                 )
             if row is not None:
-                self.conn.execute("delete from messages where session = ?", (row[0],))
+                gone = self.conn.execute("delete from messages where session = ? returning key_hash", (row[0],))
+                if self._first_load is not None:  # a session deleted during a first load (ingest's no-save)
+                    for (kh,) in gone:
+                        self._first_load.message_ids.pop(kh, None)
+                else:
+                    gone.fetchall()
                 self.conn.execute("delete from sessions where id = ?", (row[0],))
                 self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (row[0],))
         return row is not None

@@ -1,0 +1,185 @@
+"""A first load: a bulk run into an empty store, without the unique indexes on random keys.
+
+`Store.bulk` on an empty store drops `messages_key` and `blobs_hash`, keeps their keys in memory,
+and builds both at the end, in one transaction. These tests hold it to what the indexes did:
+the same rows, ids and dedupe as writes into a store that has them; the indexes back and unique
+afterwards; nothing of it visible to another connection until the commit; nothing left behind by
+a run that fails.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import apsw
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from smriti.models import Message, Session
+from smriti.store import Store, key_hash, migrations
+from smriti.store.migrations import MIGRATIONS
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+from snapshot import store_lines  # noqa: E402
+
+UNIQUE_INDEXES = {"messages_key", "blobs_hash"}
+
+
+def _indexes(conn: apsw.Connection) -> set[str]:
+    return {n for (n,) in conn.execute("select name from sqlite_master where type = 'index'")} & UNIQUE_INDEXES
+
+
+def _session(native: str, messages: list[tuple[str, str, str]], agent: str = "claude-code") -> Session:
+    return Session(
+        agent=agent,
+        native_id=native,
+        messages=tuple(
+            Message(role="user" if kind == "prompt" else "assistant", text=text, kind=kind, key=key)
+            for key, text, kind in messages
+        ),
+    )
+
+
+# Sessions drawn from small pools of ids, keys and texts, so that a run holds what the unique
+# indexes settle: a session written twice (appended, or a message that grew), a key replayed in
+# another session with the same text (kept once) or another text (kept under a scoped key), texts
+# shared by several messages (one body), keys repeated within one session, and no-save deletions.
+_messages = st.lists(
+    st.tuples(
+        st.sampled_from([f"k{i}" for i in range(8)]),
+        st.sampled_from(["fix the build", "run the tests", "it works", "x" * 300, "ok"]),
+        st.sampled_from(["prompt", "response", "tool_result"]),
+    ),
+    max_size=6,
+)
+_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("write"), st.sampled_from(["a", "b", "c", "d"]), _messages),
+        st.tuples(st.just("delete"), st.sampled_from(["a", "b", "c", "d"]), st.just([])),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _apply(store: Store, steps: list) -> None:
+    for op, native, messages in steps:
+        if op == "write":
+            store.write_session(_session(native, messages), "p", "p")
+        elif store.delete_session("claude-code", native):  # what ingest does on a no-save marker
+            store.drop_orphan_blobs()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=_steps)
+def test_a_first_load_stores_what_writes_with_the_indexes_store(tmp_path_factory, steps) -> None:
+    folder = tmp_path_factory.mktemp("first-load")
+    loaded, plain = Store(folder / "loaded.db"), Store(folder / "plain.db")
+    try:
+        with loaded.bulk():
+            assert not _indexes(loaded.conn)  # a first load indeed
+            _apply(loaded, steps)
+        _apply(plain, steps)  # outside bulk: every write through the unique indexes
+        assert _indexes(loaded.conn) == UNIQUE_INDEXES
+        assert loaded.conn.execute("pragma integrity_check").fetchone() == ("ok",)
+        assert loaded.conn.execute("pragma foreign_key_check").fetchall() == []
+        loaded.close()
+        plain.close()
+        assert list(store_lines(folder / "loaded.db")) == list(store_lines(folder / "plain.db"))
+    finally:
+        loaded.close()
+        plain.close()
+
+
+def test_the_rebuilt_indexes_keep_keys_and_bodies_unique(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    with store.bulk():
+        store.write_session(_session("a", [("k1", "same text", "prompt"), ("k2", "same text", "response")]), "p", "p")
+    assert store.conn.execute("select count(*) from blobs").fetchone() == (1,)
+    blob, kh = store.conn.execute("select blob, key_hash from messages limit 1").fetchone()
+    assert kh == key_hash("claude-code", "k1")
+    with pytest.raises(apsw.ConstraintError):
+        store.conn.execute("insert into blobs (hash, text) values ((select hash from blobs), 'copy')")
+    with pytest.raises(apsw.ConstraintError):
+        store.conn.execute(
+            "insert into messages (session, seq, key_hash, role, kind, blob) values (1, 9, ?, 'user', 'prompt', ?)",
+            (kh, blob),
+        )
+    # the next run finds a store that holds messages: an ordinary bulk run, indexes kept
+    with store.bulk():
+        assert _indexes(store.conn) == UNIQUE_INDEXES
+        assert store.conn.pragma("wal_autocheckpoint") == 16_384
+        store.write_session(_session("a", [("k3", "more", "prompt")]), "p", "p")
+    store.close()
+
+
+def test_no_other_connection_sees_a_first_load_until_it_commits(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    reader = apsw.Connection(str(path))
+    writer = Store(path)
+    writer.conn.set_busy_timeout(50)
+    with store.bulk():
+        store.write_session(_session("a", [("k1", "hello", "prompt")]), "p", "p")
+        assert not _indexes(store.conn)
+        # a reader sees the store as it was: empty, with both indexes
+        assert _indexes(reader) == UNIQUE_INDEXES
+        assert reader.execute("select count(*) from messages").fetchone() == (0,)
+        # a writer waits for the run's lock (here only 50 ms, then a busy error)
+        with pytest.raises(apsw.BusyError):
+            writer.write_session(_session("b", [("k2", "hi", "prompt")]), "p", "p")
+    assert _indexes(reader) == UNIQUE_INDEXES
+    assert reader.execute("select count(*) from messages").fetchone() == (1,)
+    # after the commit, the other writer goes through the rebuilt indexes: a replayed key is kept once
+    writer.conn.set_busy_timeout(1000)
+    assert writer.write_session(_session("b", [("k1", "hello", "prompt")]), "p", "p").added == 0
+    reader.close()
+    writer.close()
+    store.close()
+
+
+def test_a_first_load_that_fails_leaves_the_store_empty_with_its_indexes(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    with pytest.raises(RuntimeError), store.bulk():
+        store.write_session(_session("a", [("k1", "hello", "prompt")]), "p", "p")
+        raise RuntimeError("interrupted")
+    assert _indexes(store.conn) == UNIQUE_INDEXES
+    assert store.conn.execute("select count(*) from messages").fetchone() == (0,)
+    assert store.conn.execute("select count(*) from sessions").fetchone() == (0,)
+    # and the next run is a first load again
+    with store.bulk():
+        assert not _indexes(store.conn)
+        store.write_session(_session("a", [("k1", "hello", "prompt")]), "p", "p")
+    assert store.conn.execute("select count(*) from messages").fetchone() == (1,)
+    store.close()
+
+
+def test_m013_names_the_hash_index_of_an_empty_store_and_leaves_a_filled_one(tmp_path: Path) -> None:
+    """A store made before m013 that holds bodies keeps its column constraint (an index that cannot
+    be dropped), so its bulk runs are ordinary ones; an empty one gets the named index."""
+    before = [fn for fn in MIGRATIONS if fn.__name__ < "m013"]
+    for name, fill in (("filled", True), ("empty", False)):
+        conn = apsw.Connection(str(tmp_path / f"{name}.db"))
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(migrations, "MIGRATIONS", before)
+            migrations.migrate(conn)
+        if fill:
+            with conn:
+                conn.execute("insert into blobs (hash, text) values (x'00', 'old body')")
+        conn.close()
+        store = Store(tmp_path / f"{name}.db")
+        hash_indexes = {n for (n,) in store.conn.execute("select name from sqlite_master where tbl_name = 'blobs'")}
+        if fill:
+            assert hash_indexes == {"blobs", "sqlite_autoindex_blobs_1"}
+            with pytest.raises(apsw.ConstraintError):
+                store.conn.execute("insert into blobs (hash, text) values (x'00', 'same hash')")
+            with store.bulk():
+                assert store.conn.pragma("wal_autocheckpoint") == 16_384  # not a first load
+        else:
+            assert hash_indexes == {"blobs", "blobs_hash"}
+            with store.bulk():
+                assert not _indexes(store.conn)
+        store.close()
