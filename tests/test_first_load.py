@@ -183,3 +183,22 @@ def test_m013_names_the_hash_index_of_an_empty_store_and_leaves_a_filled_one(tmp
             with store.bulk():
                 assert not _indexes(store.conn)
         store.close()
+
+
+def test_a_first_load_leaves_its_wal_to_the_callers_fold(tmp_path: Path) -> None:
+    """Its one commit puts the whole run in the WAL; SQLite's checkpoint right after it would copy
+    all of that back while ingest waits, so none runs: the WAL is folded beside the index build."""
+    path = tmp_path / "s.db"
+    store = Store(path)
+    default = store.conn.pragma("wal_autocheckpoint")
+    with store.bulk():
+        assert store.conn.pragma("wal_autocheckpoint") == 0
+        for i in range(3000):  # ~2 KB bodies: a WAL far over SQLite's own 1,000-page checkpoint
+            store.write_session(_session(f"n{i}", [(f"k{i}", f"session {i} " + "x" * 2000, "prompt")]), None, None)
+    assert store.conn.pragma("wal_autocheckpoint") == default
+    assert Path(f"{path}-wal").stat().st_size > 1000 * 4096  # not checkpointed at the commit
+    store.fold_wal_in_background()()
+    assert Path(f"{path}-wal").stat().st_size == 0
+    assert store.conn.execute("select count(*) from messages").fetchone() == (3000,)
+    assert store.conn.execute("pragma integrity_check").fetchone() == ("ok",)
+    store.close()

@@ -284,3 +284,23 @@ def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
     monkeypatch.setattr(ingest_worker, "_answer", _dies_on_third_source(ingest_worker._answer))
     _ingest(tmp_path / "died", files)
     assert _differences(dump(tmp_path / "one"), dump(tmp_path / "died")) == []
+
+
+def test_the_worker_answers_through_a_widened_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer bigger than the pipe is written in pieces, each waiting for the worker's GIL: the
+    answers' pipe is widened where Linux allows it, and a refusal is not an error."""
+    import fcntl
+
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
+    if not ingest_worker.enabled():
+        pytest.skip("no worker process on this platform")
+    registry = load_registry()
+    worker = ingest_worker.start({"claude-code": registry.get("claude-code")})
+    assert worker is not None
+    try:
+        size = fcntl.fcntl(worker._results.fileno(), fcntl.F_GETPIPE_SZ)
+        assert size >= min(ingest_worker.ANSWER_PIPE_BYTES, int(Path("/proc/sys/fs/pipe-max-size").read_text()))
+    finally:
+        worker.close()
+    with open(os.devnull, "wb") as not_a_pipe:  # refused (EBADF): the worker starts all the same
+        ingest_worker._widen(not_a_pipe.fileno(), ingest_worker.ANSWER_PIPE_BYTES)
