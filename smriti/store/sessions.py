@@ -145,7 +145,13 @@ class SessionsMixin(StoreConnection):
                         rowid,
                     ),
                 )
-            next_seq = self._scalar("select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,))
+            # A session row just made has no messages (its id's earlier holder took them along: on
+            # delete cascade), so only an existing one's next seq is looked up.
+            next_seq = (
+                0
+                if created
+                else self._scalar("select coalesce(max(seq), -1) + 1 from messages where session = ?", (rowid,))
+            )
             added = updated = 0
             blobs = self._blob_ids([m.text for m in session.messages])
             fresh = self._put_new_messages(rowid, session, next_seq, blobs, whole=created)
