@@ -32,6 +32,15 @@ from smriti.untrusted import printable
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+def _not_utf8(exc: UnicodeEncodeError) -> str:
+    """What could not be encoded: the byte an argument had, or a lone surrogate's escape."""
+    bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+    try:
+        return "byte 0x" + bad.encode("utf-8", "surrogateescape").hex(" ")
+    except UnicodeEncodeError:
+        return bad.encode("ascii", "backslashreplace").decode("ascii")
+
+
 class SmritiGroup(click.Group):
     """Turns library errors into one clear line and exit 1, never a traceback."""
 
@@ -51,6 +60,12 @@ class SmritiGroup(click.Group):
             raise
         except (click.exceptions.Exit, click.Abort):
             raise
+        except UnicodeEncodeError as exc:
+            # An argument with a byte that is not UTF-8 (Python reads it as a lone surrogate):
+            # neither SQLite nor Tantivy can take it.
+            raise click.ClickException(
+                printable(f"a value given is not UTF-8 text ({_not_utf8(exc)}): smriti stores and searches UTF-8 only")
+            ) from None
         except Exception as exc:
             message = _environment_message(ctx, exc)
             if message is None:

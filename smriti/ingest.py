@@ -36,8 +36,9 @@ from smriti.config import NO_SAVE_MARKER, UserConfig
 from smriti.digest.apply import Enricher, Precomputed
 from smriti.errors import InvalidInput
 from smriti.index import Index
-from smriti.models import Problem, Session
+from smriti.models import Problem, Session, storable
 from smriti.store import SourceFingerprint, SourceState, Store
+from smriti.utf8 import utf8_text
 
 Progress = Callable[[int, int, str], None]
 
@@ -340,6 +341,12 @@ def _cycles_uncollected() -> Iterator[Callable[[], None]]:
         collect_again()
 
 
+def _source_key(path: Path) -> str:
+    """How a source is named in the store and in messages: its path, with an undecodable byte of a
+    file name (Python reads it as a lone surrogate, which UTF-8 cannot hold) as its escape."""
+    return utf8_text(str(path))
+
+
 def _examine_all(
     store: Store, tasks: list[tuple[Adapter, Path]], stats: dict[str, os.stat_result], config: UserConfig
 ) -> list[_ToParse | Callable[[IngestResult], None]]:
@@ -349,8 +356,7 @@ def _examine_all(
     known = store.source_fingerprints()
     checks: list[_ToParse | Callable[[IngestResult], None]] = []
     for adapter, path in tasks:
-        spath = str(path)
-        checks.append(_examine(store, adapter, path, known.get(spath), config, stats.pop(spath, None)))
+        checks.append(_examine(store, adapter, path, known.get(_source_key(path)), config, stats.pop(str(path), None)))
     return checks
 
 
@@ -432,7 +438,7 @@ class _Feed:
                 if answer.parsed is not None or answer.error is not None:
                     return answer
         try:
-            return ingest_worker.Parsed(adapter.parse(path, resume), None, {})
+            return ingest_worker.Parsed(storable(adapter.parse(path, resume)), None, {})
         except Exception as exc:  # a bug in one adapter must not stop the rest of the ingest
             return ingest_worker.Parsed(None, f"{type(exc).__name__}: {exc}", {})
 
@@ -485,7 +491,7 @@ def _examine(
     between the listing and the read, leaves the file unlike its fingerprint, so the next run
     reads it again (from its resume point). A fingerprint taken after the read could miss a
     change made while the source was being read; one taken earlier costs at most a re-read."""
-    spath = str(path)
+    spath = _source_key(path)
     if config.excludes(spath):
         return lambda result: result.skipped.append({"path": spath, "reason": "excluded by config"})
     try:
@@ -522,7 +528,7 @@ def _read_source(
     adapter: Adapter, path: Path, check: _ToParse, answer: ingest_worker.Parsed, result: IngestResult
 ) -> _SourceRead:
     """One parsed source (no write): what to store of it."""
-    spath = str(path)
+    spath = _source_key(path)
     known, resume, size = check.known, check.resume, check.size
     before = len(result.errors)  # this read's problems replace the source's recorded ones (status shows them)
     out = _SourceRead(spath, adapter.name, size)

@@ -39,7 +39,7 @@ from smriti.adapters import Adapter
 from smriti.digest import learned
 from smriti.digest.apply import Precomputed, precompute, repo_settings
 from smriti.digest.taxonomy import Settings, default_settings
-from smriti.models import ParseResult
+from smriti.models import ParseResult, storable
 
 # Below this much to read, one process: starting the worker costs little, but loading the category
 # model in it (~0.25 s) and the first batch it parses while the parent waits do not pay back.
@@ -211,7 +211,7 @@ def _answer(
     adapter: Adapter, path: str, resume: Any, settings: dict[str, Settings], warnings: list[str], waiting: Any
 ) -> bytes:
     try:
-        parsed: ParseResult = adapter.parse(Path(path), resume)
+        parsed: ParseResult = storable(adapter.parse(Path(path), resume))
     except Exception as exc:  # the parent reports it as it would its own parse's failure
         return pickle.dumps(Parsed(None, f"{type(exc).__name__}: {exc}", {}), protocol=pickle.HIGHEST_PROTOCOL)
     digests: dict[int, Precomputed] = {}

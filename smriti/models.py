@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from smriti.utf8 import encodes, utf8_text
+
 ROLES = ("user", "assistant", "tool", "system")
 
 # What a message is, independent of who said it. `injected_context` is text an agent (or smriti
@@ -228,3 +230,101 @@ class ParseResult:
     resume: Any = None
     warnings: list[Problem] = field(default_factory=list)
     errors: list[Problem] = field(default_factory=list)
+
+
+def _all_encode(value: Any) -> bool:
+    """Whether every text in `value` (a string, or a tool's input of dicts, lists and tuples) can
+    be written as UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not encodes(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return True
+
+
+def _storable(value: Any) -> Any:
+    """`value` with each lone surrogate in its texts as its escape (`smriti.utf8`)."""
+    if isinstance(value, str):
+        return utf8_text(value)
+    if isinstance(value, dict):
+        return {_storable(k): _storable(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(map(_storable, value))
+    return value
+
+
+def _message_encodes(m: Message) -> bool:
+    return _all_encode((m.text, m.timestamp, m.tool_name, m.files, m.tool_input))
+
+
+def _storable_message(m: Message) -> Message:
+    return Message(
+        role=m.role,
+        text=_storable(m.text),
+        kind=m.kind,
+        key=m.key,  # never stored as text: its hash takes any string
+        timestamp=_storable(m.timestamp),
+        tool_name=_storable(m.tool_name),
+        tool_input=_storable(m.tool_input),
+        files=_storable(m.files),
+        sidechain=m.sidechain,
+        action=m.action,
+    )
+
+
+_SESSION_TEXTS = (
+    "agent",
+    "native_id",
+    "cwd",
+    "project",
+    "git_branch",
+    "git_remote",
+    "title",
+    "started_at",
+    "ended_at",
+    "models",
+    "source_paths",
+    "parent_native_id",
+)
+
+
+def _storable_session(s: Session) -> Session:
+    messages = s.messages
+    # Column by column, so the usual all-ASCII session costs a few C loops, not a call per message.
+    if (
+        _all_encode([getattr(s, name) for name in _SESSION_TEXTS])
+        and all(map(encodes, [m.text for m in messages]))
+        and encodes("".join([m.timestamp or "" for m in messages]))  # short: one check of them all
+        and encodes("".join([m.tool_name or "" for m in messages]))
+        and _all_encode([m.files for m in messages if m.files])
+        and _all_encode([m.tool_input for m in messages if m.tool_input is not None])
+    ):
+        return s
+    messages = tuple(m if _message_encodes(m) else _storable_message(m) for m in messages)
+    texts = {name: _storable(getattr(s, name)) for name in _SESSION_TEXTS}
+    return Session(**texts, messages=messages, extra=s.extra)
+
+
+def storable(result: ParseResult) -> ParseResult:
+    """`result` with every text the store writes (or a problem prints) made writable as UTF-8: a
+    lone surrogate (a JSON escape of half a pair, or a file name's undecodable byte) cannot be, and
+    one in a single line would otherwise fail the write of everything around it. The same object
+    when nothing needs it, which is almost always: ASCII text is checked in constant time."""
+    problems = (*result.warnings, *result.errors)
+    sessions = [_storable_session(s) for s in result.sessions]
+    if all(a is b for a, b in zip(sessions, result.sessions, strict=True)) and _all_encode(
+        [(p.path, p.error) for p in problems]
+    ):
+        return result
+
+    def fixed(ps: list[Problem]) -> list[Problem]:
+        return [Problem(_storable(p.path), _storable(p.error), p.line) for p in ps]
+
+    return ParseResult(sessions, result.resume, fixed(result.warnings), fixed(result.errors))

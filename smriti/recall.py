@@ -99,6 +99,7 @@ from smriti import untrusted
 from smriti.index import INACTIVE_STATUSES, Address, Filters, HitColumns, Index, bm25_idf, sections
 from smriti.store import KnowledgeRow, SessionRow, Store
 from smriti.timewords import WEEKDAYS, time_words_loose
+from smriti.utf8 import utf8_text
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -869,8 +870,9 @@ def recall(
 ) -> RecallResult:
     """`project`: the asking project's keys (boost, and team items only from there unless `all_projects`)."""
     now = now or datetime.now(UTC)
-    # Time words say when, not what: they narrow by date and are not looked for.
-    query = cut_query(query)
+    # Time words say when, not what: they narrow by date and are not looked for. A lone surrogate
+    # (a prompt's JSON escape of half a pair) as its escape: Tantivy takes UTF-8 only.
+    query = utf8_text(cut_query(query))
     window, when_left, loose = time_words_loose(query, now)
     # ... except a weekday: "on Monday" is also how the user named that day when telling it ("I left
     # home at 7 AM on Monday"), or a habit ("on Saturday mornings"), not only a date to narrow by.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from smriti.errors import InvalidInput
 from smriti.index import INACTIVE_STATUSES, Filters, Index
 from smriti.store import KnowledgeRow, Store
+from smriti.utf8 import utf8_text
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
@@ -186,6 +187,7 @@ def search(
     (superseded and withdrawn items are left out); `files` narrows to sessions."""
     if limit < 1:
         raise InvalidInput("--limit must be at least 1")
+    query = utf8_text(query)  # an argument's undecodable byte: Tantivy takes UTF-8 only
     if kind is not None and kind not in KINDS:
         raise InvalidInput(f"unknown kind {kind!r}: use one of {', '.join(KINDS)}")
     if files and kind == "knowledge":

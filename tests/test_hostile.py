@@ -35,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from smriti import saferegex, untrusted
+from smriti.adapters import load_registry
 from smriti.models import Message, Session
 from smriti.recall import neutralize
 from smriti.team import knowledge
@@ -365,6 +366,56 @@ def test_a_line_nested_a_thousand_deep_is_skipped_on_its_own(isolated_env: Path)
     assert out["sessions_ingested"] == 1 and out["messages_added"] > 5
     [error] = out["errors"]
     assert error["line"] == 4 and "nested too deeply" in error["error"]
+
+
+def test_half_a_surrogate_pair_is_stored_as_its_escape_and_nothing_around_it_is_lost(
+    isolated_env: Path, data_dir: Path
+) -> None:
+    """JSON's "\\ud800" (half of a pair) is valid JSON but no UTF-8 text: in a prompt, a tool's input
+    or a cwd it once failed the whole ingest with a traceback. It is stored as the escape the file has."""
+    lines = SESSIONS[0].read_text().splitlines()
+    record = next(r for r in map(json.loads, lines) if r["type"] == "user")
+    odd = {
+        **record,
+        "uuid": "odd-surrogate-line",
+        "cwd": "/w/dir\udcff",  # a file name's undecodable byte, as Python reads it
+        "message": {"role": "user", "content": "the zorblax \ud800 half pair"},
+    }
+    tool = {
+        **record,
+        "uuid": "odd-surrogate-tool",
+        "type": "assistant",
+        "message": {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t-odd", "name": "Bash", "input": {"command": "echo \udc80"}}],
+        },
+    }
+    root = claude_tree(isolated_env, [])
+    (root / SESSIONS[0].name).write_text("\n".join([*lines, json.dumps(odd), json.dumps(tool)]) + "\n")
+    # and another session in a file whose name has a byte that is not UTF-8 (0xff)
+    shutil.copy(SESSIONS[1], root / ("name-\udcff-" + SESSIONS[1].name))
+    r = run("ingest", "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["sessions_ingested"] == 2 and out["errors"] == []
+    parse = load_registry().get("claude-code").parse
+    before = sum(len(s.messages) for path in SESSIONS[:2] for s in parse(path).sessions)
+    assert out["messages_added"] == before + 2  # every line of both files, and both odd ones
+    again = json.loads(run("ingest", "--json").stdout)
+    assert (again["files_unchanged"], again["sessions_ingested"]) == (2, 0)  # each known by its name
+    [hit] = json.loads(run("search", "zorblax", "--json").stdout)
+    assert "zorblax \\ud800 half pair" in hit["snippet"].lower(), hit  # the six characters the file has
+    # The same from the other side: a query with an undecodable byte (Python reads \xff as \udcff)
+    # is searched, an id with one is refused in one line, and a prompt with half a pair is answered.
+    found = run("search", "zorblax \udcff", "--json")
+    assert found.returncode == 0 and json.loads(found.stdout), found.stderr
+    refused = run("show", "\udcff")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "not UTF-8 text (byte 0xff)" in refused.stderr, refused.stderr
+    prompt = {"prompt": "the zorblax \ud800 half pair: what was it?", "session_id": "abc123456789", "cwd": "/w"}
+    hooked = run("hook", "claude-code", "UserPromptSubmit", stdin=json.dumps(prompt))
+    assert hooked.returncode == 0 and "zorblax" in hooked.stdout, hooked.stdout + hooked.stderr
+    assert _failures(data_dir) == []
 
 
 # ---------------------------------------------------------------------------------------------
