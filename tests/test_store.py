@@ -11,6 +11,7 @@ import pytest
 from smriti.errors import StoreError
 from smriti.models import Message, Session
 from smriti.store import KnowledgeRow, SourceState, Store, public_session_id
+from smriti.store.connection import fold_wal
 from smriti.store.migrations import MIGRATIONS
 from smriti.team.knowledge import KnowledgeItem
 
@@ -319,6 +320,30 @@ def test_a_bulk_run_folded_in_the_background_while_the_store_is_read(tmp_path: P
     assert store.conn.execute("pragma integrity_check").fetchone() == ("ok",)
     store.close()
     again = apsw.Connection(str(path))
+    assert again.execute("select count(*) from sessions").fetchone() == (3000,)
+    again.close()
+
+
+def test_the_background_fold_folds_the_wal_on_a_connection_of_its_own(tmp_path: Path) -> None:
+    """The thread's connection is new: it must read before it checkpoints, or SQLite does not know the
+    file is in WAL mode and folds nothing (it did nothing for months: the next commit's automatic
+    checkpoint then copied the whole run back in the foreground)."""
+    path = tmp_path / "s.db"
+    store = Store(path)
+    with store.bulk():
+        _bulk_sessions(store, 0, 3000)
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > 1000 * 4096
+    fresh = apsw.Connection(str(path))
+    assert fresh.wal_checkpoint(mode=apsw.SQLITE_CHECKPOINT_TRUNCATE) == (-1, -1)  # what SQLite does
+    fresh.close()
+    assert wal.stat().st_size > 1000 * 4096
+    assert fold_wal(str(path)) == (0, 0)  # folded back and truncated
+    assert wal.stat().st_size == 0
+    assert store.conn.execute("select count(*) from sessions").fetchone() == (3000,)
+    store.close()
+    again = apsw.Connection(str(path))
+    assert again.execute("pragma integrity_check").fetchone() == ("ok",)
     assert again.execute("select count(*) from sessions").fetchone() == (3000,)
     again.close()
 

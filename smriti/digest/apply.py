@@ -76,11 +76,24 @@ class Precomputed:
     warnings: list[str]
 
 
+# The values a JSON round trip gives back unchanged (floats not: NaN and infinities are not JSON).
+_FLAT = frozenset({str, int, bool, type(None)})
+
+
 def as_stored(m: Message) -> Message:
     """A parsed message as `Store.messages(...)[i].to_message()` gives it back once stored: the tool
     input through its JSON column (tuples become lists, keys strings), the action re-derived when it
     is not one of today's. Only `key` differs (the row id there), and no digest reads it."""
-    tool_input = None if m.tool_input is None else json.dumps(m.tool_input, default=str, ensure_ascii=False)
+    value = m.tool_input
+    if value is None:
+        tool_input = None
+    elif type(value) is dict and all(type(k) is str for k in value) and all(type(v) in _FLAT for v in value.values()):
+        # Most tool inputs ({"command": …}, {"file_path": …, "old_string": …}) come back from JSON as
+        # they went in: a copy of them, not an encode and a decode of each.
+        tool_input = dict(value)
+    else:
+        encoded = json.dumps(value, default=str, ensure_ascii=False)
+        tool_input = json.loads(encoded) if encoded else None
     return Message(
         role=m.role,
         text=m.text,
@@ -88,7 +101,7 @@ def as_stored(m: Message) -> Message:
         key=m.key,
         timestamp=m.timestamp,
         tool_name=m.tool_name,
-        tool_input=json.loads(tool_input) if tool_input else None,
+        tool_input=tool_input,
         files=tuple(m.files),
         sidechain=bool(int(m.sidechain)),
         action=m.action if m.action in ACTIONS else None,

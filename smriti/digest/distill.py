@@ -26,7 +26,7 @@ import shlex
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -285,9 +285,21 @@ def _first_request(messages: Iterable[Message]) -> str | None:
     """The request sentence of the first prompt that has one of at least two words (not "hi")."""
     for msg in messages:
         if _is_prompt(msg):
-            sentence = _request_sentence(msg.text)
-            if sentence is not None and len(_clean_title(sentence).split()) >= 2:
+            sentence = _prompt_request(msg.text)
+            if sentence is not None:
                 return sentence
+    return None
+
+
+# A session's title and its summary's goal both start from its first request, over the same prompt
+# texts one after the other (`title`, `summary`): the second asks the cache. A few entries, since a
+# key holds its prompt's text (a pasted log can be megabytes).
+@lru_cache(maxsize=8)
+def _prompt_request(text: str) -> str | None:
+    """A prompt's request sentence (`_request_sentence`) when its cleaned title has two words or more."""
+    sentence = _request_sentence(text)
+    if sentence is not None and len(_clean_title(sentence).split()) >= 2:
+        return sentence
     return None
 
 
