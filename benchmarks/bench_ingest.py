@@ -210,6 +210,13 @@ def main() -> None:
                 for name, c in cpu.items()
             )
         )
+        # Per round against the same round's FTS5: on a VM whose speed moves within minutes, a
+        # round's own baseline says more than medians taken over different minutes.
+        fts_rounds = times["SQLite FTS5 baseline"]
+        for name in runners:
+            if "baseline" not in name:
+                ratios = ", ".join(f"{f / t:.2f}" for f, t in zip(fts_rounds, times[name], strict=True))
+                print(f"speed vs FTS5 per round, {name}: {ratios}")
         print(f"wall per round, this checkout / {base}: ", end="")
         print(", ".join(f"{a / b:.2f}" for a, b in zip(times["smriti (this checkout)"], times[base], strict=True)))
         for name, d in digests.items():
