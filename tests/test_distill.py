@@ -503,3 +503,32 @@ def test_commit_scan_by_line_finds_what_a_scan_of_the_whole_text_does(text: str)
 def test_commit_words_are_found_where_the_case_insensitive_regex_finds_them(text: str) -> None:
     # _commit_words searches a lowered ASCII text with str.find instead of the regex: same places
     assert list(distill._commit_words(text)) == [m.span() for m in distill._COMMIT_WORD.finditer(text)]
+
+
+def _first_request_uncached(messages: list[Message]) -> str | None:
+    """`distill._first_request` as it was before its cache: the definition the cache must keep."""
+    for msg in messages:
+        if msg.role == "user" and msg.kind == "prompt":
+            sentence = distill._request_sentence(msg.text)
+            if sentence is not None and len(distill._clean_title(sentence).split()) >= 2:
+                return sentence
+    return None
+
+
+_prompt_words = st.sampled_from(
+    ["fix", "the", "flaky", "test", "Please", "add", "retries", "to", "our", "client.", "why?", "```", "\n", "hi", "ok"]
+)
+
+
+@given(
+    prompts=st.lists(
+        st.tuples(st.integers(0, 2_500), st.lists(_prompt_words, max_size=30).map(" ".join)), min_size=1, max_size=4
+    )
+)
+@hsettings(max_examples=100, deadline=None)
+def test_the_first_request_cache_gives_the_uncached_answer(prompts: list[tuple[int, str]]) -> None:
+    """The cache is keyed by a prompt's first REQUEST_CAP characters (all `_request_sentence` reads):
+    a request after up to 10,000 characters of filler (the cap falls before it, inside it or after
+    it) must come out as the uncached definition finds it."""
+    messages = [Message("user", "ok. " * filler + text, "prompt", f"k{i}") for i, (filler, text) in enumerate(prompts)]
+    assert distill._first_request(messages) == _first_request_uncached(messages)

@@ -285,15 +285,16 @@ def _first_request(messages: Iterable[Message]) -> str | None:
     """The request sentence of the first prompt that has one of at least two words (not "hi")."""
     for msg in messages:
         if _is_prompt(msg):
-            sentence = _prompt_request(msg.text)
+            # `_request_sentence` reads no further than REQUEST_CAP (`_prose_lines`): the cache is
+            # keyed by that much, so it never holds on to a pasted log of megabytes.
+            sentence = _prompt_request(msg.text[:REQUEST_CAP])
             if sentence is not None:
                 return sentence
     return None
 
 
 # A session's title and its summary's goal both start from its first request, over the same prompt
-# texts one after the other (`title`, `summary`): the second asks the cache. A few entries, since a
-# key holds its prompt's text (a pasted log can be megabytes).
+# texts one after the other (`title`, `summary`): the second asks the cache.
 @lru_cache(maxsize=8)
 def _prompt_request(text: str) -> str | None:
     """A prompt's request sentence (`_request_sentence`) when its cleaned title has two words or more."""
