@@ -326,7 +326,7 @@ def test_a_bulk_run_folded_in_the_background_while_the_store_is_read(tmp_path: P
 
 def test_the_background_fold_folds_the_wal_on_a_connection_of_its_own(tmp_path: Path) -> None:
     """The thread's connection is new: it must read before it checkpoints, or SQLite does not know the
-    file is in WAL mode and folds nothing (it did nothing for months: the next commit's automatic
+    file is in WAL mode and folds nothing (it did nothing from its first version: the next commit's automatic
     checkpoint then copied the whole run back in the foreground)."""
     path = tmp_path / "s.db"
     store = Store(path)
