@@ -13,7 +13,6 @@ and every categorize of that project's sessions consults them (`learned.TeamMemo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from smriti.digest.combined import classify
 from smriti.digest.taxonomy import Settings, default_settings, load_team_categories
 from smriti.errors import ConfigError
 from smriti.models import ACTIONS, Message, Session
-from smriti.store import MessageRow, SessionRow, Store
+from smriti.store import MessageRow, SessionRow, Store, jsoncols
 from smriti.store.relations import touched_files
 from smriti.store.rows import WrittenRows
 from smriti.team.knowledge import KnowledgeError, clean_title, validate_category
@@ -91,9 +90,8 @@ def as_stored(m: Message) -> Message:
         # Most tool inputs ({"command": …}, {"file_path": …, "old_string": …}) come back from JSON as
         # they went in: a copy of them, not an encode and a decode of each.
         tool_input = dict(value)
-    else:
-        encoded = json.dumps(value, default=str, ensure_ascii=False)
-        tool_input = json.loads(encoded) if encoded else None
+    else:  # through the store's own encoder and decoder, as the column is written and read
+        tool_input = jsoncols.loads(jsoncols.dumps_lenient(value))
     return Message(
         role=m.role,
         text=m.text,
