@@ -20,7 +20,7 @@ import fcntl
 import os
 import time
 from _thread import get_ident  # threading's own source of it, without importing threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import compress, islice, repeat
 from operator import abs as _abs
@@ -29,7 +29,7 @@ from operator import add, eq, le, lt, neg
 import tantivy
 
 from smriti.hooks import leanjson
-from smriti.store import IndexDoc, Store
+from smriti.store import IndexDoc, MessageDocRow, Store
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
@@ -139,6 +139,42 @@ def chunks(text: str) -> list[str]:
     if len(text) <= CHUNK_OVER:
         return [text]
     return [text[i : i + CHUNK_CHARS] for i in range(0, len(text), CHUNK_CHARS)]
+
+
+def _document(
+    text: str,
+    mid: int,
+    sid: int,
+    kid: int,
+    passage: int,
+    ts: int,
+    prompt: int,
+    agent: str,
+    project: str,
+    category: str,
+    role: str,
+    kind: str,
+    tier: str,
+    status: str,
+) -> tantivy.Document:
+    """One document of the schema (`_schema`), one field at a time: cheaper than a Document built
+    from keywords or a dict, or than `add_json` (measured, benchmarks/README's fifth round)."""
+    d = tantivy.Document()
+    d.add_text("text", text)
+    d.add_integer("mid", mid)
+    d.add_integer("sid", sid)
+    d.add_integer("kid", kid)
+    d.add_integer("pid", passage)
+    d.add_integer("ts", ts)
+    d.add_integer("prompt", prompt)
+    d.add_text("agent", agent)
+    d.add_text("project", project)
+    d.add_text("category", category)
+    d.add_text("role", role)
+    d.add_text("kind", kind)
+    d.add_text("tier", tier)
+    d.add_text("status", status)
+    return d
 
 
 def sections(text: str) -> list[str]:
@@ -398,24 +434,35 @@ class Index:
         prompt = int(doc.kind == "prompt" and mid > 0)
         agent, project, category = doc.agent, doc.project or "", doc.category or "uncategorized"
         role, kind, tier, status = doc.role, doc.kind, TIERS[1] if kid else TIERS[0], doc.status
-        add = writer.add_document
+        add, make = writer.add_document, _document
         for passage, piece in pieces:
-            d = tantivy.Document()
-            d.add_text("text", piece)
-            d.add_integer("mid", mid)
-            d.add_integer("sid", sid)
-            d.add_integer("kid", kid)
-            d.add_integer("pid", passage)
-            d.add_integer("ts", ts)
-            d.add_integer("prompt", prompt)
-            d.add_text("agent", agent)
-            d.add_text("project", project)
-            d.add_text("category", category)
-            d.add_text("role", role)
-            d.add_text("kind", kind)
-            d.add_text("tier", tier)
-            d.add_text("status", status)
-            add(d)
+            add(make(piece, mid, sid, kid, passage, ts, prompt, agent, project, category, role, kind, tier, status))
+
+    def _add_messages(
+        self,
+        writer: tantivy.IndexWriter,
+        rows: Iterable[MessageDocRow],
+        skip_sessions: Container[int] = (),
+        progress: Progress | None = None,
+        total: int = 0,
+    ) -> int:
+        """`_add` of each message row (`Store.message_doc_rows`) but those of `skip_sessions` (whose
+        messages the caller adds anyway), without an IndexDoc each: a first ingest's rebuild adds
+        ~200,000 of them while Tantivy's threads want both cores. Returns the number of messages added."""
+        add, own, n = writer.add_document, TIERS[0], 0
+        for mid, sid, text, role, kind, stamp, agent, project, category, passage in rows:
+            if sid in skip_sessions:
+                continue
+            # As `_add` works them out for a message (its rowid > 0): a prompt is the user's, the tier own.
+            ts, prompt = epoch_seconds(stamp), int(kind == "prompt")
+            project, category = project or "", category or "uncategorized"
+            fields = (mid, sid, 0, passage, ts, prompt, agent, project, category, role, kind, own, "active")
+            for piece in chunks(text):
+                add(_document(piece, *fields))
+            n += 1
+            if progress and not n % 5000:
+                progress(n, total)
+        return n
 
     def _commit(self, writer: tantivy.IndexWriter) -> None:
         writer.commit()
@@ -481,11 +528,8 @@ class Index:
             writer.delete_documents_by_term("sid", sid)
         for sid in digest_ids:
             writer.delete_documents_by_term("mid", -sid)  # a session digest's document
-        for doc in store.index_docs_for_messages(message_ids):
-            if doc.session_rowid not in session_set:
-                self._add(writer, doc)
-        for doc in store.index_docs_for_sessions(session_ids):
-            self._add(writer, doc)
+        self._add_messages(writer, store.message_doc_rows(message_rowids=message_ids), skip_sessions=session_set)
+        self._add_messages(writer, store.message_doc_rows(session_rowids=session_ids))
         for doc in store.digest_docs([*session_ids, *digest_ids]):
             self._add(writer, doc)
         for doc in store.knowledge_docs(knowledge_ids):
@@ -524,12 +568,7 @@ class Index:
             writer = self._index.writer(WRITER_HEAP, _threads(True))
             writer.delete_all_documents()
             total = store.count_indexable()
-            n = 0
-            for doc in store.all_index_docs():
-                self._add(writer, doc)
-                n += 1
-                if progress and n % 5000 == 0:
-                    progress(n, total)
+            n = self._add_messages(writer, store.message_doc_rows(), progress=progress, total=total)
             for doc in [*store.digest_docs(), *store.knowledge_docs()]:
                 self._add(writer, doc)
             self._commit(writer)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import apsw
 import pytest
+import tantivy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ from smriti import ingest_worker
 from smriti.adapters import load_registry
 from smriti.config import UserConfig
 from smriti.digest.apply import as_stored
-from smriti.index import Index
+from smriti.index import Index, chunks
 from smriti.ingest import ingest
 from smriti.models import Message, Session
 from smriti.store import Store
@@ -304,3 +305,111 @@ def test_the_worker_answers_through_a_widened_pipe(monkeypatch: pytest.MonkeyPat
         worker.close()
     with open(os.devnull, "wb") as not_a_pipe:  # refused (EBADF): the worker starts all the same
         ingest_worker._widen(not_a_pipe.fileno(), ingest_worker.ANSWER_PIPE_BYTES)
+
+
+def _indexed_sessions() -> list[tuple[Session, str | None]]:
+    """Sessions with what the index's message loop distinguishes: prompts and other kinds, injected
+    context (not indexed), a message long enough to be indexed in chunks, a turn cut into passages,
+    no timestamp, and a session without a project; with the project key each is written under."""
+    long_text = " ".join(f"word{i} pool timeout" for i in range(1200))  # ~25,000 characters: chunks
+    first = [
+        Message(
+            role="user",
+            text="Fix the pool timeout in db/pool.py",
+            kind="prompt",
+            key="a0",
+            timestamp="2026-11-02T10:00:00Z",
+        ),
+        Message(role="system", text="<system-reminder>ignore</system-reminder>", kind="injected_context", key="a1"),
+        *(
+            Message(
+                role="assistant",
+                text=f"step {i}: reading pool.py",
+                kind="response",
+                key=f"a{i}",
+                timestamp="2026-11-02T10:01:00.250Z",
+            )
+            for i in range(2, 16)
+        ),
+        Message(
+            role="tool",
+            text=long_text,
+            kind="tool_result",
+            key="a16",
+            tool_name="Bash",
+            tool_input={"command": "cat log"},
+        ),
+        Message(role="user", text="Now the retries", kind="prompt", key="a17", timestamp="2026-11-02T11:00:00+02:00"),
+    ]
+    second = [
+        Message(role="user", text="What is a connection pool", kind="prompt", key="b0"),
+        Message(role="assistant", text="A set of open connections", kind="response", key="b1", timestamp="not a time"),
+    ]
+    return [
+        (Session(agent="claude-code", native_id="s-a", messages=tuple(first), cwd="/w/api"), "github.com/acme/api"),
+        (Session(agent="codex", native_id="s-b", messages=tuple(second)), None),
+    ]
+
+
+def _fast_fields(data: Path) -> list[tuple]:
+    """Every document's fast fields, the `prompt` flag included (the canonical dump leaves it out)."""
+    index = Index(data / "index")
+    searcher = index._index.searcher()
+    hits = searcher.search(tantivy.Query.all_query(), limit=max(searcher.num_docs, 1), count=False).hits
+    addrs = [addr for _, addr in hits]
+    fields = ("mid", "sid", "kid", "pid", "ts", "prompt")
+    return sorted(zip(*(searcher.fast_field_values(f, addrs) for f in fields), strict=True))
+
+
+def test_the_index_adds_messages_from_plain_rows_as_it_does_from_index_docs(tmp_path: Path) -> None:
+    """A rebuild and an outbox drain add messages from plain rows (`Index._add_messages`, no
+    IndexDoc each): the documents must be those `Index._add` makes of each message's IndexDoc."""
+    sessions = _indexed_sessions()
+    appended = Message(role="assistant", text="retries added with backoff", kind="response", key="a18")
+
+    def write_all(store: Store) -> None:
+        for session, project in sessions:
+            store.write_session(session, project, project)
+        # appended one message at a time (a 'message' change, beside its session's own 'session' change)
+        first, project = sessions[0]
+        store.write_session(replace(first, messages=(*first.messages, appended)), project, project)
+
+    rebuilt = tmp_path / "rebuilt"
+    rebuilt.mkdir()
+    store = Store(rebuilt / "smriti.db")
+    write_all(store)
+    assert Index(rebuilt / "index").rebuild(store) == 20  # 21 messages less the injected one
+    store.close()
+
+    # The same store, its index fed IndexDoc by IndexDoc
+    by_docs = tmp_path / "by_docs"
+    by_docs.mkdir()
+    (by_docs / "smriti.db").write_bytes((rebuilt / "smriti.db").read_bytes())
+    store = Store(by_docs / "smriti.db")
+    index = Index(by_docs / "index")
+    writer = index._index.writer(50_000_000, 1)
+    for doc in store.all_index_docs():
+        index._add(writer, doc)
+    index._commit(writer)
+    index._mark(built=True)
+    store.close()
+
+    # Written into a built index: the outbox drained, its session and message changes in one batch
+    drained = tmp_path / "drained"
+    drained.mkdir()
+    store = Store(drained / "smriti.db")
+    index = Index(drained / "index")
+    index.rebuild(store)
+    write_all(store)
+    assert index.sync(store) == 3  # two sessions whole, one appended message
+    store.close()
+
+    expected = _fast_fields(by_docs)
+    pieces = len(chunks(sessions[0][0].messages[16].text))
+    assert pieces > 1
+    assert len(expected) == 19 + pieces  # 20 messages, the long one in pieces
+    assert sum(1 for row in expected if row[5]) == 3  # the prompts
+    assert _fast_fields(rebuilt) == expected
+    assert _fast_fields(drained) == expected
+    for data in (rebuilt, drained):
+        assert _differences(list(index_lines(data)), list(index_lines(by_docs))) == []

@@ -42,6 +42,7 @@ from smriti.store.relations import RelationsMixin
 from smriti.store.rows import (
     IndexDoc,
     KnowledgeRow,
+    MessageDocRow,
     MessageRow,
     SessionRow,
     SourceFingerprint,
@@ -63,6 +64,7 @@ __all__ = [
     "READ_ONLY_ERRORS",
     "IndexDoc",
     "KnowledgeRow",
+    "MessageDocRow",
     "MessageRow",
     "SessionRow",
     "SourceFingerprint",

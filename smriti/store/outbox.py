@@ -6,11 +6,16 @@ from collections.abc import Iterable, Iterator
 
 from smriti.store import jsoncols as json
 from smriti.store.connection import StoreConnection, where_in
-from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc
+from smriti.store.rows import PASSAGE_MESSAGES, IndexDoc, MessageDocRow
 
 TYPE_CHECKING = False  # not typing's: importing typing costs every search process a few ms
 if TYPE_CHECKING:
     from typing import Any
+
+
+def _message_doc(row: MessageDocRow) -> IndexDoc:
+    mid, session, text, role, kind, ts, agent, project, category, passage = row
+    return IndexDoc(mid, session, text, role, kind, ts, agent, project, category, passage=passage)
 
 
 class OutboxMixin(StoreConnection):
@@ -29,30 +34,40 @@ class OutboxMixin(StoreConnection):
         return self._scalar("select count(*) from outbox")
 
     def index_docs_for_messages(self, message_rowids: list[int]) -> Iterator[IndexDoc]:
-        for where, args in where_in("m.id", message_rowids):
-            yield from self._index_docs(where, args)
+        return map(_message_doc, self.message_doc_rows(message_rowids=message_rowids))
 
     def index_docs_for_sessions(self, session_rowids: list[int]) -> Iterator[IndexDoc]:
-        for where, args in where_in("m.session", session_rowids):
-            yield from self._index_docs(where, args)
+        return map(_message_doc, self.message_doc_rows(session_rowids=session_rowids))
 
     def all_index_docs(self) -> Iterator[IndexDoc]:
-        yield from self._index_docs("1", [])
+        return map(_message_doc, self.message_doc_rows())
 
-    def _index_docs(self, where: str, args: list[Any]) -> Iterator[IndexDoc]:
+    def message_doc_rows(
+        self, *, message_rowids: list[int] | None = None, session_rowids: list[int] | None = None
+    ) -> Iterator[MessageDocRow]:
+        """What the index needs of each indexed message, as plain tuples (`MessageDocRow`): of those
+        messages, of those sessions' messages, or (neither given) of every message. A rebuild reads
+        every message of the store, so its loop makes no object per row beyond the tuple."""
+        if message_rowids is not None:
+            chunks = where_in("m.id", message_rowids)
+        else:
+            chunks = where_in("m.session", session_rowids)
+        for where, args in chunks:
+            yield from self._message_doc_rows(where, args)
+
+    def _message_doc_rows(self, where: str, args: list[Any]) -> Iterator[MessageDocRow]:
         from smriti.models import UNINDEXED_KINDS  # here: the models' dataclasses are off a search's path
 
         unindexed = ",".join(f"'{k}'" for k in sorted(UNINDEXED_KINDS))
         # The previous row of the stream per session: (seq, turn start). Rows mostly come in seq
         # order, so a message's turn is known from the row before it; otherwise it is looked up.
         previous: dict[int, tuple[int, int]] = {}
-        for r in self.conn.execute(
+        for mid, session, text, role, kind, ts, agent, project, category, seq in self.conn.execute(
             "select m.id, m.session, b.text, m.role, m.kind, m.ts, s.agent, s.project, s.category, m.seq "
             "from messages m join sessions s on s.id = m.session join blobs b on b.id = m.blob "
             f"where {where} and m.kind not in ({unindexed})",
             args,
         ):
-            session, seq, kind = r[1], r[9], r[4]
             if kind == "prompt":
                 turn = seq
             else:
@@ -63,7 +78,7 @@ class OutboxMixin(StoreConnection):
                     turn = self._turn_start(session, seq)
             previous[session] = (seq, turn)
             passage = turn + (seq - turn) // PASSAGE_MESSAGES * PASSAGE_MESSAGES
-            yield IndexDoc(r[0], session, r[2], r[3], kind, r[5], r[6], r[7], r[8], passage=passage)
+            yield mid, session, text, role, kind, ts, agent, project, category, passage
 
     def _turn_start(self, session: int, seq: int) -> int:
         """The seq of the prompt that opened the turn holding message `seq` (0 before any prompt)."""

@@ -192,6 +192,11 @@ class IndexDoc(NamedTuple):
     passage: int = 0
 
 
+# A message as the index reads it (`Store.message_doc_rows`), the fields of its IndexDoc as a plain
+# tuple: (message rowid, session rowid, text, role, kind, timestamp, agent, project, category, passage).
+MessageDocRow = tuple[int, int, str, str, str, str | None, str, str | None, str | None, int]
+
+
 class KnowledgeRow(NamedTuple):
     """A team knowledge item as the store holds it (see smriti.team.knowledge for the file format)."""
 
