@@ -33,13 +33,8 @@ class OutboxMixin(StoreConnection):
     def outbox_size(self) -> int:
         return self._scalar("select count(*) from outbox")
 
-    def index_docs_for_messages(self, message_rowids: list[int]) -> Iterator[IndexDoc]:
-        return map(_message_doc, self.message_doc_rows(message_rowids=message_rowids))
-
-    def index_docs_for_sessions(self, session_rowids: list[int]) -> Iterator[IndexDoc]:
-        return map(_message_doc, self.message_doc_rows(session_rowids=session_rowids))
-
     def all_index_docs(self) -> Iterator[IndexDoc]:
+        """Every indexed message as an IndexDoc (the index itself reads `message_doc_rows`)."""
         return map(_message_doc, self.message_doc_rows())
 
     def message_doc_rows(
@@ -49,10 +44,10 @@ class OutboxMixin(StoreConnection):
         messages, of those sessions' messages, or (neither given) of every message. A rebuild reads
         every message of the store, so its loop makes no object per row beyond the tuple."""
         if message_rowids is not None:
-            chunks = where_in("m.id", message_rowids)
+            clauses = where_in("m.id", message_rowids)
         else:
-            chunks = where_in("m.session", session_rowids)
-        for where, args in chunks:
+            clauses = where_in("m.session", session_rowids)
+        for where, args in clauses:
             yield from self._message_doc_rows(where, args)
 
     def _message_doc_rows(self, where: str, args: list[Any]) -> Iterator[MessageDocRow]:
