@@ -56,6 +56,9 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("SMRITI_HOME", str(tmp_path / "data"))
+    # A prompt hook starts a warm recall server for its data dir, which lives on after the test:
+    # idle for a minute, not the default half hour, it does not outlive the run by long.
+    monkeypatch.setenv("SMRITI_HOOK_SERVER_IDLE", "60")
     for var in AGENT_ENV_VARS:
         monkeypatch.delenv(var, raising=False)
     return home

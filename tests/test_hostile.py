@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from smriti import saferegex, untrusted
 from smriti.adapters import load_registry
+from smriti.hooks import server as hookserver
 from smriti.models import Message, Session
 from smriti.recall import neutralize
 from smriti.team import knowledge
@@ -416,6 +417,7 @@ def test_half_a_surrogate_pair_is_stored_as_its_escape_and_nothing_around_it_is_
     hooked = run("hook", "claude-code", "UserPromptSubmit", stdin=json.dumps(prompt))
     assert hooked.returncode == 0 and "zorblax" in hooked.stdout, hooked.stdout + hooked.stderr
     assert _failures(data_dir) == []
+    hookserver.stop(str(data_dir))  # the warm server that answered the prompt
 
 
 # ---------------------------------------------------------------------------------------------
