@@ -5,10 +5,12 @@ ratios within one run, not absolute numbers across runs), and whether the stores
     python benchmarks/bench_ingest.py                          # 2,000 sessions, 3 rounds, vs 3137854
     python benchmarks/bench_ingest.py --sessions 500 --rounds 1 --old none
 
-Each ingest runs as its own process (`smriti ingest` into an empty data dir, as a new user's
-first run). The older commit is checked out in a temporary git worktree and run with this venv's
-Python. After the rounds, the canonical dumps (benchmarks/snapshot.py) of both data dirs are
-compared: "equal" means every stored row (but write times) and every observable index document.
+Each ingest runs as its own process (`smriti ingest` into an empty data dir, as a new user's first
+run), with its bytecode compiled as an installed smriti has it (an untimed warm-up ingest per
+checkout writes it under the run's own PYTHONPYCACHEPREFIX). The older commit is checked out in a
+temporary git worktree and run with this venv's Python. After the rounds, the canonical dumps
+(benchmarks/snapshot.py) of both data dirs are compared: "equal" means every stored row (but write
+times) and every observable index document.
 """
 
 from __future__ import annotations

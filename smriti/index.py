@@ -434,9 +434,9 @@ class Index:
         prompt = int(doc.kind == "prompt" and mid > 0)
         agent, project, category = doc.agent, doc.project or "", doc.category or "uncategorized"
         role, kind, tier, status = doc.role, doc.kind, TIERS[1] if kid else TIERS[0], doc.status
-        add, make = writer.add_document, _document
         for passage, piece in pieces:
-            add(make(piece, mid, sid, kid, passage, ts, prompt, agent, project, category, role, kind, tier, status))
+            doc_fields = (mid, sid, kid, passage, ts, prompt, agent, project, category, role, kind, tier, status)
+            writer.add_document(_document(piece, *doc_fields))
 
     def _add_messages(
         self,

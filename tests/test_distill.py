@@ -508,7 +508,7 @@ def test_commit_words_are_found_where_the_case_insensitive_regex_finds_them(text
 def _first_request_uncached(messages: list[Message]) -> str | None:
     """`distill._first_request` as it was before its cache: the definition the cache must keep."""
     for msg in messages:
-        if msg.role == "user" and msg.kind == "prompt":
+        if distill._is_prompt(msg):
             sentence = distill._request_sentence(msg.text)
             if sentence is not None and len(distill._clean_title(sentence).split()) >= 2:
                 return sentence
