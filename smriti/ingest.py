@@ -47,6 +47,9 @@ Progress = Callable[[int, int, str], None]
 # its sources' bytes also bound it: what is held parsed at once stays near BATCH_BYTES of logs.
 BATCH_SOURCES = 64
 BATCH_BYTES = 64 * 1024 * 1024
+# The first batch of a run with a worker is smaller: until its last answer comes the parent has
+# nothing to do but wait, so it starts writing (and digesting) sooner.
+FIRST_BATCH_SOURCES = 8
 
 
 @dataclass
@@ -371,10 +374,11 @@ def _ingest_batches(
     progress: Progress | None,
 ) -> None:
     done = 0
+    limit = FIRST_BATCH_SOURCES if feed.worker is not None else BATCH_SOURCES
     while done < len(tasks):
         reads: list[_SourceRead] = []
         read_bytes = 0
-        while done < len(tasks) and len(reads) < BATCH_SOURCES and read_bytes < BATCH_BYTES:
+        while done < len(tasks) and len(reads) < limit and read_bytes < BATCH_BYTES:
             adapter, path = tasks[done]
             check = checks[done]
             done += 1
@@ -390,6 +394,7 @@ def _ingest_batches(
             for session in read.sessions:
                 proj = projects.resolve(session.cwd)
                 enricher.settings_for_repo(proj.root if proj else None)
+        limit = BATCH_SOURCES
         if reads:
             with store.batch():
                 for read in reads:

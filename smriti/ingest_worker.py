@@ -162,7 +162,7 @@ def start(adapters: dict[str, Adapter]) -> Worker | None:
     if not enabled():
         return None
     default_settings()  # the parent needs the seeded taxonomy too: parsed once, before the fork, for both
-    # The category model too (~0.25 s to read): the parent digests whatever the worker has not when
+    # The category model too (~0.05 s to read): the parent digests whatever the worker has not when
     # it waits, so it loads the model in every big run anyway; loaded before the fork, the worker
     # shares it instead of reading it again while the parent waits for its first digests.
     learned.load_model()

@@ -173,6 +173,76 @@ def test_model_json_round_trip_scores_the_same(words: list[str]) -> None:
         assert again.child_probs(parent, rows) == m.child_probs(parent, rows)
 
 
+_CLASS_NAMES = st.text("abcdefghij/", min_size=1, max_size=8)
+
+
+@st.composite
+def small_models(draw: st.DrawFn) -> learned.Model:
+    """A model of a few features and levels, every weight within what a 32-bit field holds."""
+    features = draw(st.lists(st.integers(0, 2**learned.HASH_BITS - 1), min_size=0, max_size=30, unique=True))
+
+    def level() -> learned._Level:
+        classes = tuple(draw(st.lists(_CLASS_NAMES, min_size=1, max_size=5, unique=True)))
+        bias = tuple(draw(st.lists(st.floats(-50, 50), min_size=len(classes), max_size=len(classes))))
+        weight = st.integers(-learned._OFFSET, learned._OFFSET - 1)
+        cols = tuple(tuple(draw(st.lists(weight, min_size=len(features), max_size=len(features)))) for _ in classes)
+        return learned._Level(classes, tuple(round(b, 4) for b in bias), cols)
+
+    parents = draw(st.lists(_CLASS_NAMES, max_size=3, unique=True))
+    return learned.Model(
+        rows={f: i for i, f in enumerate(features)},
+        top=level(),
+        children={p: level() for p in sorted(parents)},
+        temperature=draw(st.floats(0.5, 20)),
+        child_temperature=draw(st.floats(0.5, 20)),
+        rules_weight=draw(st.floats(0, 1)),
+        meta=draw(st.dictionaries(st.text("abc", min_size=1, max_size=3), st.integers(), max_size=3)),
+    )
+
+
+@given(m=small_models())
+@settings(max_examples=60, deadline=None)
+def test_the_shipped_format_round_trips_a_model(m: learned.Model, tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("model") / "m.bin.gz"
+    m.save(path)
+    again = learned.Model.load(path)
+    assert again.to_json() == m.to_json()  # features, classes, biases, every weight, temperatures, meta
+    assert again.top.packed == m.top.packed
+    assert {p: lv.packed for p, lv in again.children.items()} == {p: lv.packed for p, lv in m.children.items()}
+    copy = path.with_name("again.bin.gz")
+    again.save(copy)
+    assert copy.read_bytes() == path.read_bytes()  # the same model, the same bytes, wherever written
+
+
+def test_the_shipped_model_is_what_its_json_form_packs() -> None:
+    m = model()
+    assert learned.Model.from_json(m.to_json()).to_json() == m.to_json()
+    assert learned.Model.from_json(m.to_json()).top.packed == m.top.packed
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda body: body[:-7],  # truncated
+        lambda body: b"not a model" + body,
+        lambda body: body + b"\0\0\0\0",  # trailing bytes
+        # the last field's top byte: a weight past its 32-bit field's half, whose sums would carry
+        lambda body: body[:-4] + b"\x01" + body[-3:],
+    ],
+)
+def test_a_damaged_model_file_is_refused_with_its_name(tmp_path: Path, damage: object) -> None:
+    import gzip
+
+    good = gzip.decompress(learned.MODEL_FILE.read_bytes())
+    path = tmp_path / "bad.bin.gz"
+    path.write_bytes(gzip.compress(damage(good)))  # type: ignore[operator]
+    with pytest.raises(ValueError, match="category model .*bad.bin.gz"):
+        learned.Model.load(path)
+    path.write_bytes(learned.MODEL_FILE.read_bytes()[:-100])  # the gzip stream itself cut short
+    with pytest.raises(ValueError, match="category model .*bad.bin.gz"):
+        learned.Model.load(path)
+
+
 @given(st.lists(st.integers(min_value=0, max_value=199), max_size=60))
 @settings(max_examples=80, deadline=None)
 def test_packed_scores_equal_the_plain_sums(rows: list[int]) -> None:

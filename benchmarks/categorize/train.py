@@ -12,7 +12,7 @@
    plus the 401 hand-written sessions (REAL_SETS; the full model scores them): on style A alone the
    model is always right and the rules would get no weight, on the sets the rules were tuned on the
    rules are (96-100%); holdout4 and holdout5, which no rule was tuned on, settle the share.
-4. Writes smriti/digest/data/category_model.json.gz (gzip mtime 0, sorted keys: same input, same bytes).
+4. Writes smriti/digest/data/category_model.bin.gz (`Model.save`: gzip mtime 0, sorted keys: same input, same bytes).
 """
 
 from __future__ import annotations
