@@ -374,8 +374,8 @@ def _ingest_batches(
     progress: Progress | None,
 ) -> None:
     done = 0
-    limit = FIRST_BATCH_SOURCES if feed.worker is not None else BATCH_SOURCES
     while done < len(tasks):
+        limit = FIRST_BATCH_SOURCES if done == 0 and feed.worker is not None else BATCH_SOURCES
         reads: list[_SourceRead] = []
         read_bytes = 0
         while done < len(tasks) and len(reads) < limit and read_bytes < BATCH_BYTES:
@@ -394,7 +394,6 @@ def _ingest_batches(
             for session in read.sessions:
                 proj = projects.resolve(session.cwd)
                 enricher.settings_for_repo(proj.root if proj else None)
-        limit = BATCH_SOURCES
         if reads:
             with store.batch():
                 for read in reads:

@@ -218,6 +218,21 @@ _SCALE = 100  # weights are stored and summed as integers: hundredths
 _U32 = next(code for code in "IL" if array(code).itemsize == 4)  # an array typecode of 32-bit fields
 
 
+def _from_big_endian(data: bytes) -> array[int]:
+    """32-bit big-endian fields (the model file's, and a packed row's) as native integers."""
+    fields = array(_U32, data)
+    if sys.byteorder == "little":
+        fields.byteswap()
+    return fields
+
+
+def _to_big_endian(fields: array[int]) -> bytes:
+    if sys.byteorder == "little":
+        fields = array(_U32, fields)
+        fields.byteswap()
+    return fields.tobytes()
+
+
 def _unpack_rows(data: bytes, width: int) -> tuple[int, ...]:
     rows = map(slice, range(0, len(data), width), range(width, len(data) + width, width))
     return tuple(map(int.from_bytes, map(data.__getitem__, rows)))
@@ -241,18 +256,14 @@ class _Level:
         fields = array(_U32, bytes(4 * n * len(columns[0]))) if columns else array(_U32)
         for c, col in enumerate(columns):
             fields[n - 1 - c :: n] = array(_U32, map(_OFFSET.__add__, col))
-        if sys.byteorder == "little":
-            fields.byteswap()
-        self.packed = _unpack_rows(fields.tobytes(), 4 * n)
+        self.packed = _unpack_rows(_to_big_endian(fields), 4 * n)
 
     @classmethod
     def from_rows(cls, classes: tuple[str, ...], bias: tuple[float, ...], data: bytes) -> _Level:
         """A level from its packed rows as `rows_bytes` gives them (the shipped model's format)."""
         if not classes or len(bias) != len(classes) or len(data) % (4 * len(classes)):
             raise ValueError("category model: a level's rows do not match its classes")
-        fields = array(_U32, data)
-        if sys.byteorder == "little":
-            fields.byteswap()
+        fields = _from_big_endian(data)
         if fields and max(fields) >= 2 * _OFFSET:  # so no sum of rows carries into the next class
             raise ValueError("category model: a weight is out of range")
         level = cls.__new__(cls)
@@ -396,10 +407,8 @@ class Model:
             "meta": {k: v for k, v in self.meta.items() if not k.startswith("_")},
         }
         head = json.dumps(header, separators=(",", ":"), sort_keys=True).encode()
-        features = array(_U32, sorted(self.rows, key=self.rows.__getitem__))
-        if sys.byteorder == "little":
-            features.byteswap()
-        parts = [_MAGIC, len(head).to_bytes(4, "big"), head, features.tobytes()]
+        features = _to_big_endian(array(_U32, sorted(self.rows, key=self.rows.__getitem__)))
+        parts = [_MAGIC, len(head).to_bytes(4, "big"), head, features]
         parts.extend(lv.rows_bytes() for _, lv in levels)
         # no file name in the gzip header either: the bytes do not depend on where the file is written
         with path.open("wb") as raw, gzip.GzipFile("", "wb", 9, raw, mtime=0) as f:
@@ -422,9 +431,7 @@ class Model:
             if header.get("format") != 2 or header.get("hash_bits") != HASH_BITS:
                 raise ValueError("unknown format or hash size")
             n = header["features"]
-            features = array(_U32, body[end : end + 4 * n])
-            if sys.byteorder == "little":
-                features.byteswap()
+            features = _from_big_endian(body[end : end + 4 * n])
             at, levels = end + 4 * n, {}
             for spec in header["levels"]:
                 size = 4 * len(spec["classes"]) * n
