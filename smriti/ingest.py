@@ -33,7 +33,7 @@ from smriti import project as projects
 from smriti.adapters import Adapter, Registry
 from smriti.adapters._jsonl import MAX_SOURCE_BYTES, MAX_WHOLE_SOURCE_BYTES, describe_mode, read_whole
 from smriti.config import NO_SAVE_MARKER, UserConfig
-from smriti.digest.apply import Enricher, Precomputed
+from smriti.digest.apply import Enricher, Precomputed, precompute
 from smriti.errors import InvalidInput
 from smriti.index import Index
 from smriti.models import Problem, Session, storable
@@ -377,6 +377,7 @@ def _ingest_batches(
     while done < len(tasks):
         limit = FIRST_BATCH_SOURCES if done == 0 and feed.worker is not None else BATCH_SOURCES
         reads: list[_SourceRead] = []
+        idle = _DigestsAhead(enricher, reads)
         read_bytes = 0
         while done < len(tasks) and len(reads) < limit and read_bytes < BATCH_BYTES:
             adapter, path = tasks[done]
@@ -387,7 +388,8 @@ def _ingest_batches(
             if not isinstance(check, _ToParse):
                 check(result)
                 continue
-            read = _read_source(adapter, path, check, feed.parsed(done - 1, adapter, path, check.resume), result)
+            answer = feed.parsed(done - 1, adapter, path, check.resume, idle)
+            read = _read_source(adapter, path, check, answer, result)
             reads.append(read)
             read_bytes += read.size
         for read in reads:  # repos first seen in this batch: their configs before the write lock
@@ -430,11 +432,14 @@ class _Feed:
             w.send(adapter.name, str(path), check.resume, check.st_size)
             self._sent += 1
 
-    def parsed(self, i: int, adapter: Adapter, path: Path, resume: Any) -> ingest_worker.Parsed:
+    def parsed(
+        self, i: int, adapter: Adapter, path: Path, resume: Any, idle: Callable[[], bool] | None = None
+    ) -> ingest_worker.Parsed:
+        """`idle`: the parent's own work, done while the worker's answer is not there yet."""
         if self.worker is not None and self._next < self._sent and self._jobs[self._next][0] == i:
             self._next += 1
             try:
-                answer = self.worker.receive(self._jobs[self._next - 1][1].st_size)
+                answer = self.worker.receive(self._jobs[self._next - 1][1].st_size, idle)
             except (EOFError, OSError):  # the worker died: what it had not answered is parsed here
                 self.close()
             else:
@@ -450,6 +455,49 @@ class _Feed:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+
+
+class _DigestsAhead:
+    """The digests of a batch's sessions that came from the worker without one, computed while the
+    parent would otherwise wait for the worker's next answer (`Worker.receive`'s `idle`), one session
+    a call, in the batch's order.
+
+    The worker leaves a session's digest to the parent when the parent was waiting for it (it is
+    behind). The parent used to compute those as it wrote them, after waiting for the rest of the
+    batch: 2 s of waits and 1.9 s of such digests over 10,000 sessions. A digest is `precompute`'s,
+    as the worker makes it, so `Enricher.enrich` takes it or computes its own just the same.
+
+    Each session's repo settings are asked for in order, every session's, as the batch's own loop
+    does after the reads (`settings_for_repo`: its warnings keep their order)."""
+
+    __slots__ = ("_enricher", "_reads", "_read", "_session")
+
+    def __init__(self, enricher: Enricher, reads: list[_SourceRead]) -> None:
+        self._enricher = enricher
+        self._reads = reads  # the batch's reads so far (the caller appends to it)
+        self._read = self._session = 0  # the next session to look at
+
+    def __call__(self) -> bool:
+        """Digest the next session that needs it; False when none of those read so far does."""
+        reads = self._reads
+        while self._read < len(reads):
+            read = reads[self._read]
+            while self._session < len(read.sessions):
+                i = self._session
+                self._session += 1
+                session = read.sessions[i]
+                proj = projects.resolve(session.cwd)
+                settings = self._enricher.settings_for_repo(proj.root if proj else None)
+                if i in read.digests or not session.messages:
+                    continue
+                try:
+                    read.digests[i] = precompute(session, settings)
+                except Exception:  # noqa: S112  (enrich computes this one itself, and meets the error there)
+                    continue
+                return True
+            self._read += 1
+            self._session = 0
+        return False
 
 
 @dataclass

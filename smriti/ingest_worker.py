@@ -18,8 +18,9 @@ redone by the parent, in-process. Ctrl-C reaches both processes: the worker igno
 stops it on the way out.
 
 Whoever waits digests: while the parent waits for an answer, the worker is behind, so it sends what
-it parses without digests and the parent computes them itself; when the parent is busy writing,
-the worker digests ahead. The split follows the two processes' speeds, on an idle machine or not.
+it parses without digests and the parent computes them itself, the next ones of those it holds while
+it would otherwise wait for the next answer; when the parent is busy writing, the worker digests
+ahead. The split follows the two processes' speeds, on an idle machine or not.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import queue
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,11 +118,15 @@ class Worker:
         self.in_flight += 1
         self.in_flight_bytes += size
 
-    def receive(self, size: int) -> Parsed:
-        """The answer to the oldest job; raises EOFError or OSError when the worker died."""
+    def receive(self, size: int, idle: Callable[[], bool] | None = None) -> Parsed:
+        """The answer to the oldest job; raises EOFError or OSError when the worker died. `idle`:
+        work of the parent's own, done in steps while the answer is not there yet (each call does
+        one step and says whether it did anything), instead of waiting idle for it."""
         if not self._results.poll():
             self._waiting.value = 1
             self.waits += 1
+            while idle is not None and idle() and not self._results.poll():
+                pass
         try:
             data = self._results.recv_bytes()
         finally:

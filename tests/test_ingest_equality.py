@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import zip_longest
@@ -26,6 +27,7 @@ import tantivy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from smriti import ingest as ingest_module
 from smriti import ingest_worker
 from smriti.adapters import load_registry
 from smriti.config import UserConfig
@@ -285,6 +287,43 @@ def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
     monkeypatch.setattr(ingest_worker, "_answer", _dies_on_third_source(ingest_worker._answer))
     _ingest(tmp_path / "died", files)
     assert _differences(dump(tmp_path / "one"), dump(tmp_path / "died")) == []
+
+
+def _answers_slowly(answer: Callable[..., bytes]) -> Callable[..., bytes]:
+    def slow(*args: object) -> bytes:
+        time.sleep(0.03)  # parsing a big source: the parent waits, so the worker leaves the digests to it
+        return answer(*args)
+
+    return slow
+
+
+def test_a_parent_waiting_for_a_slow_worker_digests_what_it_holds_and_stores_the_same(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the worker is behind, the parent computes the digests it left out of the answers the
+    parent holds already (`ingest._DigestsAhead`), instead of waiting idle: the same store."""
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
+    if not ingest_worker.enabled():
+        pytest.skip("no worker process on this platform")
+    files = _files(corpus)
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "0")
+    _ingest(tmp_path / "one", files)
+    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
+    monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)
+    monkeypatch.setattr(ingest_worker, "_answer", _answers_slowly(ingest_worker._answer))
+    ahead: list[str] = []  # the sessions the parent digested while it waited
+    real_precompute = ingest_module.precompute
+
+    def counted(session: Session, settings: object) -> object:
+        ahead.append(session.native_id)
+        return real_precompute(session, settings)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ingest_module, "precompute", counted)
+    _ingest(tmp_path / "slow", files)
+    # 40 sources in batches of 8, then 64: all but each batch's first can be digested ahead
+    assert len(ahead) >= len(files) // 2, ahead
+    assert len(set(ahead)) == len(ahead)  # each session at most once
+    assert _differences(dump(tmp_path / "one"), dump(tmp_path / "slow")) == []
 
 
 def test_the_worker_answers_through_a_widened_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
