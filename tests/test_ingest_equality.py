@@ -273,9 +273,11 @@ def _dies_on_third_source(answer: Callable[..., bytes]) -> Callable[..., bytes]:
     return answer_or_die
 
 
-def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _one_process_then_a_worker(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: Callable[..., Callable[..., bytes]]
+) -> list[Path]:
+    """The corpus ingested in one process into `tmp_path / "one"`; then the worker forced on for the
+    caller's own ingest, its answers made by `answer(the real _answer)`. Returns the corpus's files."""
     monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
     if not ingest_worker.enabled():
         pytest.skip("no worker process on this platform")
@@ -284,7 +286,14 @@ def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
     _ingest(tmp_path / "one", files)
     monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
     monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)
-    monkeypatch.setattr(ingest_worker, "_answer", _dies_on_third_source(ingest_worker._answer))
+    monkeypatch.setattr(ingest_worker, "_answer", answer(ingest_worker._answer))
+    return files
+
+
+def test_a_worker_that_dies_leaves_its_sources_to_the_parent(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _one_process_then_a_worker(corpus, tmp_path, monkeypatch, _dies_on_third_source)
     _ingest(tmp_path / "died", files)
     assert _differences(dump(tmp_path / "one"), dump(tmp_path / "died")) == []
 
@@ -302,15 +311,7 @@ def test_a_parent_waiting_for_a_slow_worker_digests_what_it_holds_and_stores_the
 ) -> None:
     """While the worker is behind, the parent computes the digests it left out of the answers the
     parent holds already (`ingest._DigestsAhead`), instead of waiting idle: the same store."""
-    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
-    if not ingest_worker.enabled():
-        pytest.skip("no worker process on this platform")
-    files = _files(corpus)
-    monkeypatch.setenv("SMRITI_INGEST_WORKER", "0")
-    _ingest(tmp_path / "one", files)
-    monkeypatch.setenv("SMRITI_INGEST_WORKER", "1")
-    monkeypatch.setattr(ingest_worker, "MIN_BYTES", 0)
-    monkeypatch.setattr(ingest_worker, "_answer", _answers_slowly(ingest_worker._answer))
+    files = _one_process_then_a_worker(corpus, tmp_path, monkeypatch, _answers_slowly)
     ahead: list[str] = []  # the sessions the parent digested while it waited
     real_precompute = ingest_module.precompute
 
