@@ -394,8 +394,7 @@ def _ingest_batches(
             read_bytes += read.size
         for read in reads:  # repos first seen in this batch: their configs before the write lock
             for session in read.sessions:
-                proj = projects.resolve(session.cwd)
-                enricher.settings_for_repo(proj.root if proj else None)
+                enricher.settings_for(session)
         if reads:
             with store.batch():
                 for read in reads:
@@ -470,7 +469,7 @@ class _DigestsAhead:
     under the same conditions as before.
 
     Each session's repo settings are asked for in order, every session's, as the batch's own loop
-    does after the reads (`settings_for_repo`: its warnings keep their order). If that fails, the
+    does after the reads (`Enricher.settings_for`: its warnings keep their order). If that fails, the
     work ahead stops for the batch, and the batch's own loop meets the error where it always did;
     a digest that fails is left to `enrich`, as the worker leaves it."""
 
@@ -491,8 +490,7 @@ class _DigestsAhead:
                 self._session += 1
                 session = read.sessions[i]
                 try:
-                    proj = projects.resolve(session.cwd)
-                    settings = self._enricher.settings_for_repo(proj.root if proj else None)
+                    settings = self._enricher.settings_for(session)
                 except Exception:  # not to be taken for the worker's death by `receive`'s caller
                     self._reads = []  # nothing more ahead for this batch, however many reads follow
                     return False

@@ -169,8 +169,9 @@ class Enricher:
             self._memories[key] = learned.TeamMemory(model, labels) if model and labels else None
         return self._memories[key]
 
-    def settings_for(self, session: SessionRow) -> Settings:
-        """The team's categories for the session's repo (`<root>/.smriti/config.toml`), else the seeds."""
+    def settings_for(self, session: SessionRow | Session) -> Settings:
+        """The team's categories for the session's repo (`<root>/.smriti/config.toml`), else the seeds:
+        of a stored session, or of a parsed one (ingest asks before writing it)."""
         proj = projects.resolve(session.cwd) if session.cwd else None
         return self.settings_for_repo(proj.root if proj else None)
 
