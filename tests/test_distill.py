@@ -6,7 +6,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
@@ -475,10 +475,15 @@ def test_arbitrary_messages_never_raise(msgs: list[Message], agent_title: str | 
         st.sampled_from(
             ["commit", "Commit", "COMMITTED", "commits", " ", "\n", "abc1234", "deadbeef12", "a1b2c3d4e5f6", "/", "-"]
             + [".", "x", "İ", "ı", "fix", "\r\n", "0123456789abcdef0123", "CoMmIt", "ab12CD3", "[main ", "]"]
+            # around the quick test for seven hex digits in a row: short runs, upper case, a run
+            # broken by a character whose bytes are not hex, a lone surrogate, the Kelvin sign
+            + ["abc12", "3d", "DEADBEE", "F00D1", "\u00e9", "\ud800", "\u212a", "\uff21"]
         ),
         max_size=40,
     ).map("".join)
 )
+@example("commit abc1234")  # a hash of seven digits, the fewest the quick test lets through
+@example("ABC1234 is the commit\nthe commit ab12cd3 and 1234567\u00e9")  # upper case, two lines
 def test_commit_scan_by_line_finds_what_a_scan_of_the_whole_text_does(text: str) -> None:
     # entities() runs the commit patterns over the lines that hold the word only (for speed);
     # the reference is the plain scan of the whole text.
@@ -532,3 +537,21 @@ def test_the_first_request_cache_gives_the_uncached_answer(prompts: list[tuple[i
     it) must come out as the uncached definition finds it."""
     messages = [Message("user", "ok. " * filler + text, "prompt", f"k{i}") for i, (filler, text) in enumerate(prompts)]
     assert distill._first_request(messages) == _first_request_uncached(messages)
+
+
+# Text as prompts and responses hold it: ASCII words and punctuation, control characters that
+# str.split takes for spaces (\x1c-\x1f), curly quotes, dashes and other scripts.
+_WORDY = st.text(alphabet=st.sampled_from("aZ_' .,-!?:/\t\n\x1c\x1f\u2019\u2014\u00c9\u0130\u03a3\u4e2d5"), max_size=40)
+
+
+@given(st.one_of(_WORDY, st.text(max_size=40)))
+def test_words_reads_ascii_text_as_the_unicode_path_does(text: str) -> None:
+    # `words` takes a byte-table shortcut for ASCII text; it must split it as the str path does
+    assert distill.words(text) == text.lower().translate(distill._TRANSLATE).split()
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=60))
+def test_prose_lines_count_ascii_symbols_as_the_unicode_path_does(line: str) -> None:
+    # the byte count of what is not a letter or a space, against the per-character count
+    kept = len(line.encode().translate(None, distill._LETTERS_AND_SPACE))
+    assert kept == sum(not (ch.isalpha() or ch == " ") for ch in line)

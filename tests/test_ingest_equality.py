@@ -261,6 +261,65 @@ def test_handed_rows_decode_tool_input_as_the_store_does(tmp_path: Path, inputs:
         store.close()
 
 
+class _OwnMessage(Message):
+    """A third-party adapter's own kind of message: pickled as itself, not as fields."""
+
+    __slots__ = ()
+
+
+_messages = st.builds(
+    lambda cls, role, kind, i, text, tool_input, files, sidechain, action: cls(
+        role,
+        text,
+        kind,
+        f"k{i}",
+        "2025-01-02T03:04:05Z" if i % 2 else None,
+        "Bash" if i % 3 else None,
+        tool_input,
+        tuple(files),
+        sidechain,
+        action,
+    ),
+    st.sampled_from([Message, Message, Message, _OwnMessage]),
+    st.sampled_from(["user", "assistant", "tool", "system"]),
+    st.sampled_from(["prompt", "response", "tool_call", "tool_result", "summary", "injected_context"]),
+    st.integers(0, 99),
+    st.text(max_size=8),
+    _tool_inputs,
+    st.lists(st.text(min_size=1, max_size=6), max_size=2),
+    st.booleans(),
+    st.sampled_from([None, None, "edit", "shell", "other"]),
+)
+
+
+@given(st.lists(_messages, max_size=6), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+@settings(max_examples=150, deadline=None)
+def test_a_session_comes_out_of_the_worker_pipe_as_it_went_in(messages: list[Message], extra: dict) -> None:
+    # The worker pickles each session's messages as their fields and the parent sets them through
+    # the slots, without the constructor: each must come back equal, of its own class, with the
+    # action its constructor had given it (a tool's, derived from its name and input).
+    import pickle
+
+    session = Session(
+        "claude-code",
+        "s1",
+        tuple(messages),
+        cwd="/w",
+        git_branch="main",
+        title="t",
+        started_at="a",
+        ended_at="b",
+        models=("m",),
+        source_paths=("/p",),
+        parent_native_id="p0",
+        extra=extra,
+    )
+    back = pickle.loads(pickle.dumps(session, protocol=pickle.HIGHEST_PROTOCOL))
+    assert back == session and back.extra == extra
+    assert [type(m) for m in back.messages] == [type(m) for m in messages]
+    assert [m.action for m in back.messages] == [m.action for m in messages]
+
+
 def _dies_on_third_source(answer: Callable[..., bytes]) -> Callable[..., bytes]:
     calls = []
 

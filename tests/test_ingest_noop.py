@@ -181,14 +181,17 @@ def test_an_adapter_without_discover_stats_reads_and_skips_the_same(tmp_path: Pa
 def test_ingest_leaves_the_cyclic_collector_as_it_found_it(tmp_path: Path, enabled: bool) -> None:
     root = tmp_path / "projects"
     _transcript(root / "-a" / "s-1.jsonl", "s-1", 1, 1_700_000_000)
-    was = gc.isenabled()
+    was, thresholds = gc.isenabled(), gc.get_threshold()
     try:
         (gc.enable if enabled else gc.disable)()
+        gc.set_threshold(900, 11, 12)  # a caller's own (a run raises the first one while it stores)
         for _ in range(2):  # a run that reads, then a no-op one
             _run(tmp_path / "data", ADAPTER, root)
             assert gc.isenabled() is enabled
+            assert gc.get_threshold() == (900, 11, 12)
     finally:
         (gc.enable if was else gc.disable)()
+        gc.set_threshold(*thresholds)
 
 
 def test_source_fingerprints_count_what_source_state_lists(tmp_path: Path) -> None:

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from smriti.digest.apply import Enricher
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz
+
+from smriti.digest.apply import Enricher, title_similarities
 from smriti.models import Message, Session
 from smriti.store import Store
 
@@ -85,3 +89,15 @@ def test_a_digest_saved_again_is_compared_with_as_saved(tmp_path: Path) -> None:
     store.conn.execute("delete from session_relations")
     Enricher(store).enrich(store.session_row(second.session_rowid))
     assert with_copy == _relations(store) and with_copy
+
+
+# Titles as sessions get them: words, punctuation, case, accents and other scripts, blanks.
+_TITLE_TEXT = st.text(alphabet=st.sampled_from("ab cd EF\u00e9\u4e2d\t1.-:/_"), max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TITLE_TEXT, st.lists(_TITLE_TEXT, max_size=8))
+def test_title_similarities_are_token_set_ratio_one_by_one(title: str, others: list[str]) -> None:
+    # One rapidfuzz call for all of a session's candidates gives each the score _relate used to ask
+    # for one at a time; a reordered or missed candidate fails here.
+    assert title_similarities(title, others) == [fuzz.token_set_ratio(title, other) for other in others]

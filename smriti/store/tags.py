@@ -58,10 +58,11 @@ class TagsMixin(StoreConnection):
         ).fetchone()
         return row[0] if row else None
 
-    def set_rule_tags(self, session_rowid: int, tags: list[tuple[str, float]], primary: str) -> bool:
+    def set_rule_tags(self, session_rowid: int, tags: list[tuple[str, float]], primary: str) -> str:
         """Replace a session's rule tags; the primary is the user's tag when there is one.
 
-        Returns True when the session's primary category changed (the index then re-labels it).
+        Returns the session's primary category now: the user's tag, else `primary` (when it changed,
+        the outbox has the session, and the index re-labels it).
         """
         with self.conn:
             self.conn.execute("delete from session_tags where session = ? and source = 'rule'", (session_rowid,))
@@ -72,8 +73,9 @@ class TagsMixin(StoreConnection):
                     "on conflict (session, category) do nothing",
                     (session_rowid, category, confidence, "rule", int(user is None and category == primary)),
                 )
-            changed = self._set_primary(session_rowid, user or primary)
-        return changed
+            category = user or primary
+            self._set_primary(session_rowid, category)
+        return category
 
     def _set_primary(self, session_rowid: int, category: str) -> bool:
         old = self.conn.execute("select category from sessions where id = ?", (session_rowid,)).fetchone()
