@@ -111,7 +111,7 @@ def test_the_rebuilt_indexes_keep_keys_and_bodies_unique(tmp_path: Path) -> None
     # the next run finds a store that holds messages: an ordinary bulk run, indexes kept
     with store.bulk():
         assert _indexes(store.conn) == UNIQUE_INDEXES
-        assert store.conn.pragma("wal_autocheckpoint") == 16_384
+        assert store.conn.pragma("wal_autocheckpoint") * store.conn.pragma("page_size") == 64 * 1024 * 1024
         store.write_session(_session("a", [("k3", "more", "prompt")]), "p", "p")
     store.close()
 
@@ -202,3 +202,30 @@ def test_a_first_load_leaves_its_wal_to_the_callers_fold(tmp_path: Path) -> None
     assert store.conn.execute("select count(*) from messages").fetchone() == (3000,)
     assert store.conn.execute("pragma integrity_check").fetchone() == ("ok",)
     store.close()
+
+
+def test_a_new_store_takes_big_pages_and_one_made_before_keeps_its_own(tmp_path: Path) -> None:
+    from smriti.store.connection import BULK_CHECKPOINT_BYTES, NEW_STORE_PAGE_SIZE
+
+    old = tmp_path / "old.db"
+    conn = apsw.Connection(str(old))  # a store made with SQLite's 4 KB pages, as every one was
+    conn.pragma("page_size", 4096)
+    conn.pragma("journal_mode", "wal")
+    conn.close()
+    for path, size in ((tmp_path / "new.db", NEW_STORE_PAGE_SIZE), (old, 4096)):
+        store = Store(path)
+        try:
+            assert store.conn.pragma("page_size") == size
+            with store.bulk():  # an empty store: a first load
+                store.write_session(_session("s1", [("k1", "first", "prompt")]), None, None)
+            with store.bulk():  # a store with rows: the WAL is checkpointed by its size in bytes
+                assert store.conn.pragma("wal_autocheckpoint") == BULK_CHECKPOINT_BYTES // size
+                store.write_session(_session("s2", [("k2", "second", "prompt")]), None, None)
+        finally:
+            store.close()
+        reopened = Store(path)
+        try:
+            assert reopened.conn.pragma("page_size") == size
+            assert [s.native_id for s in reopened.sessions_by_rowid([1, 2]).values()] == ["s1", "s2"]
+        finally:
+            reopened.close()

@@ -267,6 +267,10 @@ def _bulk_sessions(store: Store, start: int, count: int) -> None:
 
 def test_bulk_checkpoints_rarely_then_folds_the_wal_back(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
+    made_before = apsw.Connection(str(path))  # 4 KB pages, as stores made before 2026-12 have
+    made_before.pragma("page_size", 4096)
+    made_before.pragma("journal_mode", "wal")
+    made_before.close()
     store = Store(path)
     _bulk_sessions(store, 0, 1)  # a store that holds messages: no first load (test_first_load_*)
     default = store.conn.pragma("wal_autocheckpoint")
