@@ -7,6 +7,7 @@ store, records for the same sessions.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -51,14 +52,15 @@ def _relations(store: Store) -> list[tuple]:
     )
 
 
-def _store_all(path: Path, one_enricher: bool) -> list[tuple]:
+def _store_all(path: Path, one_enricher: bool, *, bulk: bool = False) -> list[tuple]:
     store = Store(path)
     files = [["src/auth/login.py", "tests/test_login.py"], ["src/auth/login.py"], ["tests/test_login.py"], [], []]
     days = [3, 5, 1, 7, 2]  # out of order: an older session arriving later is related by the newer one
     enricher = Enricher(store)
-    for n, (title, touched, day) in enumerate(zip(TITLES, files, days, strict=True)):
-        written = store.write_session(_session(n, title, touched, day), "github.com/acme/app", "app")
-        (enricher if one_enricher else Enricher(store)).enrich(store.session_row(written.session_rowid))
+    with store.bulk() if bulk else nullcontext():  # bulk, into an empty store: a first load
+        for n, (title, touched, day) in enumerate(zip(TITLES, files, days, strict=True)):
+            written = store.write_session(_session(n, title, touched, day), "github.com/acme/app", "app")
+            (enricher if one_enricher else Enricher(store)).enrich(store.session_row(written.session_rowid))
     relations = _relations(store)
     store.close()
     return relations
@@ -70,6 +72,32 @@ def test_a_run_relates_sessions_as_a_fresh_enricher_does(tmp_path: Path) -> None
     assert kept == fresh
     assert len(kept) >= 3  # the flaky-login sessions relate to each other; the billing one to none
     assert all(5 not in (session, other) for session, other, _, _ in kept)  # rowid 5: the billing one
+
+
+def test_a_first_load_relates_sessions_as_an_ordinary_run_does(tmp_path: Path) -> None:
+    # a first load asks for candidates without reading their digests (every session it holds has one)
+    first = _store_all(tmp_path / "first.db", one_enricher=True, bulk=True)
+    assert first == _store_all(tmp_path / "ordinary.db", one_enricher=True) and len(first) >= 3
+
+
+def test_a_first_load_into_a_store_with_sessions_compares_only_those_with_a_digest(tmp_path: Path) -> None:
+    # A store with a session but no message is still empty enough for a first load; that session
+    # has a category but no digest (made so here; forget leaves such rows in older stores), so
+    # it is no candidate: the digest join stays.
+    store = Store(tmp_path / "s.db")
+    bare = store.write_session(Session("claude-code", "bare", (), cwd="/work/app"), "github.com/acme/app", "app")
+    enricher = Enricher(store)
+    with store.bulk():
+        written = store.write_session(_session(0, TITLES[0], [], 3), "github.com/acme/app", "app")
+        enricher.enrich(store.session_row(written.session_rowid))
+        category = store.session_row(written.session_rowid).category
+        assert category not in (None, "uncategorized")
+        store.set_rule_tags(bare.session_rowid, [(category, 0.9)], category)
+        later = store.write_session(_session(1, TITLES[1], [], 5), "github.com/acme/app", "app")
+        enricher.enrich(store.session_row(later.session_rowid))
+        candidates = store.relation_candidates(later.session_rowid, "github.com/acme/app", category)
+    assert [rowid for rowid, _ in candidates] == [written.session_rowid]
+    store.close()
 
 
 def test_a_digest_saved_again_is_compared_with_as_saved(tmp_path: Path) -> None:

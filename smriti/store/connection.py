@@ -153,11 +153,14 @@ class FirstLoad:
     """What a first load (`StoreConnection.bulk`) holds in place of the unique indexes it dropped:
     every stored message's key hash and every body's hash, each with its row id."""
 
-    __slots__ = ("blob_ids", "message_ids")
+    __slots__ = ("blob_ids", "message_ids", "sessions_all_new")
 
-    def __init__(self) -> None:
+    def __init__(self, sessions_all_new: bool) -> None:
         self.message_ids: dict[int, int] = {}  # key_hash -> messages.id
         self.blob_ids: dict[bytes, int] = {}  # hash -> blobs.id
+        # No session was stored before the load: every session there is, this run wrote (and gave
+        # its category and digest together, `Enricher._save`).
+        self.sessions_all_new = sessions_all_new
 
 
 class StoreConnection:
@@ -336,7 +339,7 @@ class StoreConnection:
         if not self._looks_empty():
             return None
         self.conn.execute("drop index messages_key; drop index blobs_hash")
-        self._first_load = FirstLoad()
+        self._first_load = FirstLoad(sessions_all_new=not self._scalar("select exists (select 1 from sessions)"))
         return self._first_load
 
     def _end_first_load(self) -> None:

@@ -28,9 +28,15 @@ class RelationsMixin(SessionsMixin):
         (which a caller may keep: they change only when the session's digest is saved again)."""
         if not project or category == "uncategorized":
             return []
+        load = self._first_load
+        # A session's category is set only with its digest (`Enricher._save`), so in a first load
+        # into a store that held no session every session with a category has a digest: the
+        # sessions_related index answers alone, without a read of each candidate's digest row
+        # (23 against 54 µs a session, at 10,000 sessions). Otherwise a digest may be gone (forget).
+        join = "" if load is not None and load.sessions_all_new else "join digests d on d.session = s.id "
         return list(
             self.conn.execute(
-                "select s.id, coalesce(s.ended_at, s.started_at) from sessions s join digests d on d.session = s.id "
+                f"select s.id, coalesce(s.ended_at, s.started_at) from sessions s {join}"
                 "where s.project = ? and s.category = ? and s.id != ? "
                 "order by coalesce(s.ended_at, s.started_at) desc limit ?",
                 (project, category, session_rowid, limit),
