@@ -259,6 +259,7 @@ def read_jsonl(
     second read of a two-pass adapter reads what the first one saw, even of a file still growing."""
     p = str(path)
     out = JsonlRead()
+    whole: bytes | None = None  # a small source's unread bytes, read at once
     try:
         with open_regular(path) as fh:
             st = os.fstat(fh.fileno())
@@ -280,11 +281,8 @@ def read_jsonl(
             # (the same lines, ~20% faster to split than line by line: most sources are small).
             fh.seek(start)
             # up to the size seen at open: a file that keeps growing is read up to there (small ones)
-            lines = (
-                _file_lines(fh, max_line_bytes)
-                if st.st_size - start > STREAM_ABOVE
-                else _bytes_lines(fh.read(st.st_size - start))
-            )
+            whole = None if st.st_size - start > STREAM_ABOVE else fh.read(st.st_size - start)
+            lines = _file_lines(fh, max_line_bytes) if whole is None else _bytes_lines(whole)
             _split(
                 lines,
                 p,
@@ -312,10 +310,13 @@ def read_jsonl(
         out.head, out.head_len = resume.get("head"), resume.get("head_len")
     if out.offset > start or start == 0:
         # The tail hash covers the last TAIL_BYTES before the new offset.
-        with open_regular(path) as fh:
-            window = max(0, out.offset - TAIL_BYTES)
-            fh.seek(window)
-            out.tail = _hash(fh.read(out.offset - window))
+        window = max(0, out.offset - TAIL_BYTES)
+        if whole is not None and window >= start:  # those bytes were read already (a small source)
+            out.tail = _hash(whole[window - start : out.offset - start])
+        else:
+            with open_regular(path) as fh:
+                fh.seek(window)
+                out.tail = _hash(fh.read(out.offset - window))
     else:
         out.tail = (resume or {}).get("tail", "")
     return out

@@ -120,3 +120,41 @@ def test_stop_at_reads_what_a_first_read_saw_of_a_file_that_grew(
     again = JsonlRead()
     _split(_bytes_lines(grown), "t.jsonl", 7, 3, again, live=True, max_line_bytes=max_line_bytes, stop_at=first.offset)
     assert _outcome(again) == _outcome(first)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    first=st.lists(st.integers(0, 3000), min_size=1, max_size=8),
+    more=st.lists(st.integers(0, 3000), max_size=5),
+    torn=st.booleans(),
+    stream=st.booleans(),
+)
+def test_the_resume_hashes_are_those_of_the_files_bytes(
+    tmp_path_factory, first: list[int], more: list[int], torn: bool, stream: bool
+) -> None:
+    # A small source is read at once and its tail hash taken from those bytes, not read again; it
+    # must be the hash of the file's TAIL_BYTES before the offset, as when it is read again
+    # (a streamed one), for a fresh read and for one resumed after an append.
+    with pytest.MonkeyPatch.context() as patch:
+        if stream:
+            patch.setattr(_jsonl, "STREAM_ABOVE", 0)
+        _check_resume_hashes(tmp_path_factory.mktemp("tails") / "s.jsonl", first, more, torn)
+
+
+def _check_resume_hashes(path: Path, first: list[int], more: list[int], torn: bool) -> None:
+
+    def lines(sizes: list[int], tag: str) -> bytes:
+        return b"".join(json.dumps({"type": tag, "pad": "x" * n}).encode() + b"\n" for n in sizes)
+
+    path.write_bytes(lines(first, "a") + (b'{"torn": ' if torn else b""))
+    read = read_jsonl(path)
+    data = path.read_bytes()
+    assert read.offset == len(lines(first, "a"))
+    assert (read.head, read.head_len) == (_jsonl._hash(data[:4096]), min(4096, len(data)))
+    assert read.tail == _jsonl._hash(data[max(0, read.offset - 4096) : read.offset])
+    with path.open("ab") as fh:  # the torn line completed, and more lines
+        fh.write((b"1}\n" if torn else b"") + lines(more, "b"))
+    again = read_jsonl(path, read.resume_point())
+    data = path.read_bytes()
+    assert not again.restarted and again.offset == len(data)
+    assert again.tail == _jsonl._hash(data[max(0, again.offset - 4096) : again.offset])
