@@ -471,9 +471,11 @@ def _random_kills(op: str, tmp_path: Path, seed: int, runs: int) -> tuple[int, i
     seeded RNG within the clean run's duration, re-run it to completion, and compare with the clean
     run. Returns how many runs had a kill land while the process was still running, and how many
     had one leave partial work (`_left_partial`). A kill that left none is tried again on a fresh
-    copy (up to 6 tries): with half
-    the delay when the work was already done (this machine was faster than during the clean run),
-    half way to the clean run's end when none of it was (still starting up or reading its input).
+    copy (up to 8 tries), bisecting between the latest delay known too early (none of the work
+    done: still starting up or reading its input) and the earliest known too late (all of it done,
+    or the run over: this machine was faster than during the clean run). A first ingest stores its
+    sessions in one transaction, so its partial window is only the index sync after that commit,
+    ~15% of the run: halving and re-extending the delay could step over it on a busy machine.
     Only the last try of each run is re-run and compared."""
     rng = random.Random(seed)
     template: Path | None = None
@@ -503,7 +505,8 @@ def _random_kills(op: str, tmp_path: Path, seed: int, runs: int) -> tuple[int, i
     for i in range(runs):
         delay = rng.uniform(0.25 * runtime, 0.95 * runtime)
         killed_running = landed = False
-        for attempt in range(6):
+        too_early, too_late = 0.0, 1.25 * runtime  # a slower machine than the clean run's may need more
+        for attempt in range(8):
             run = tmp_path / f"run{i}-{attempt}"
             data, run_argv = fresh(run)
             running = _kill_at(run_argv, data, delay)
@@ -511,8 +514,11 @@ def _random_kills(op: str, tmp_path: Path, seed: int, runs: int) -> tuple[int, i
             landed = running and _left_partial(op, data, run / "repo", total)
             if landed:
                 break
-            too_late = not running or _done(op, data, run / "repo") >= total
-            delay = delay / 2 if too_late else (delay + runtime) / 2
+            if not running or _done(op, data, run / "repo") >= total:
+                too_late = delay
+            else:
+                too_early = delay
+            delay = (too_early + too_late) / 2
         mid_run += killed_running
         partial += landed
         _run_to_completion(run_argv, data)
