@@ -204,19 +204,12 @@ class CodexAdapter:
     def detect(self, path: Path) -> bool:
         try:
             if path.is_dir():
-                return _is_codex_dir(path)
+                # A Codex home or its sessions folder; or any folder holding rollouts in Codex's
+                # date folders (a copied `sessions/` renamed, a backup), told by a rollout's content.
+                return _is_codex_dir(path) or any(_sniff_rollout(f) for f in _first_rollouts(path))
             if path.name.startswith("rollout-") and ROLLOUT_RE.match(path.name):
                 return True
-            with open_regular(path) as fh:
-                head = fh.read(4096)
-            if head.startswith(ZSTD_MAGIC):
-                return path.name.endswith(".jsonl.zst")
-            text = head.decode("utf-8", "replace").lstrip()
-            if re.match(r'\{"timestamp":"[^"]*",("ordinal":\d+,)?"type":"session_meta"', text):
-                return True
-            if text.startswith("{") and '"session"' in text and '"items"' in text and '"instructions"' in text:
-                return True
-            return _is_bare_header(text.split("\n", 1)[0])
+            return _sniff_rollout(path)
         except Exception:  # a sniff must never raise
             return False
 
@@ -265,6 +258,36 @@ def _is_bare_header(line: str) -> bool:
         and {"id", "timestamp"} <= obj.keys() <= {"id", "timestamp", "instructions", "git"}
         and ("instructions" in obj or "git" in obj)
     )
+
+
+def _sniff_rollout(path: Path) -> bool:
+    """Whether a file's first bytes read as a rollout of any era."""
+    with open_regular(path) as fh:
+        head = fh.read(4096)
+    if head.startswith(ZSTD_MAGIC):
+        return path.name.endswith(".jsonl.zst")
+    text = head.decode("utf-8", "replace").lstrip()
+    if re.match(r'\{"timestamp":"[^"]*",("ordinal":\d+,)?"type":"session_meta"', text):
+        return True
+    if text.startswith("{") and '"session"' in text and '"items"' in text and '"instructions"' in text:
+        return True
+    return _is_bare_header(text.split("\n", 1)[0])
+
+
+def _first_rollouts(folder: Path, depth: int = 5, limit: int = 3) -> list[Path]:
+    """Up to `limit` files named as rollouts in `folder` or its subfolders (`depth` levels: a
+    `sessions/YYYY/MM/DD/` tree is four), looking at no more than 50 entries of any folder, so a
+    sniff of a big unrelated tree stays cheap."""
+    found: list[Path] = []
+    pending = [(folder, 0)]
+    while pending and len(found) < limit:
+        here, level = pending.pop(0)
+        for entry in sorted(_first_entries(here)):
+            if entry.is_file() and ROLLOUT_RE.match(entry.name):
+                found.append(entry)
+            elif level < depth and entry.is_dir() and not entry.is_symlink():
+                pending.append((entry, level + 1))
+    return found[:limit]
 
 
 def _first_entries(path: Path, limit: int = 50) -> list[Path]:

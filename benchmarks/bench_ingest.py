@@ -4,6 +4,7 @@ ratios within one run, not absolute numbers across runs), and whether the stores
 
     python benchmarks/bench_ingest.py                          # 2,000 sessions, 3 rounds, vs 3137854
     python benchmarks/bench_ingest.py --sessions 500 --rounds 1 --old none
+    python benchmarks/bench_ingest.py --sessions 5000 --codex 0.5      # half of them Codex rollouts
 
 Each ingest runs as its own process (`smriti ingest` into an empty data dir, as a new user's first
 run), with its bytecode compiled as an installed smriti has it (an untimed warm-up ingest per
@@ -54,19 +55,41 @@ index = Index(data / "index")
 if sys.argv[4:] == ["built"]:  # an index some earlier command built while the store was empty
     index.rebuild(store)
     t0, c0 = time.perf_counter(), cpu()
-result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [Path(sys.argv[2])])
+corpus = Path(sys.argv[2])
+if (corpus / ".codex").is_dir():  # Claude Code and Codex (corpus.py --codex): each part told by its detector
+    result = ingest(store, index, load_registry(), UserConfig(), [], [corpus / "claude", corpus / ".codex"])
+else:
+    result = ingest(store, index, load_registry(), UserConfig(), ["claude-code"], [corpus])
 assert not result.errors, result.errors[:3]
 store.close()
 print(cpu() - c0)  # CPU time (a worker process's included): less swayed than wall time by other work
 print(time.perf_counter() - t0)
 """
 
-# The baselines read the same files line by line with the stdlib decoder and keep the message text.
+# The baselines read the same files line by line with the stdlib decoder and keep the message text
+# (of a Codex rollout: its response items' messages, tool calls and outputs).
 BASELINE_COMMON = """
 import json, sys, time
 from pathlib import Path
+def codex_texts(path):
+    session = path.stem
+    for line in path.read_bytes().splitlines():
+        rec = json.loads(line)
+        item = rec.get("payload") or {}
+        if rec.get("type") != "response_item":
+            continue
+        if item.get("type") == "message":
+            for part in item["content"]:
+                yield session, part.get("text") or ""
+        elif item.get("type") == "function_call":
+            yield session, item.get("arguments") or ""
+        elif item.get("type") == "function_call_output":
+            yield session, item.get("output") or ""
 def texts(corpus):
     for path in sorted(Path(corpus).rglob("*.jsonl")):
+        if path.name.startswith("rollout-"):
+            yield from codex_texts(path)
+            continue
         for line in path.read_bytes().splitlines():
             rec = json.loads(line)
             if rec.get("type") not in ("user", "assistant"):
@@ -160,6 +183,10 @@ def main() -> None:
     ap.add_argument("--sessions", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--codex", type=float, default=0.0, help="the fraction of sessions that are Codex rollouts")
+    ap.add_argument(
+        "--output-lines", default="8,50", help="LO,HI: lines of each tool output (corpus.py; 1,12: ~1 KB a message)"
+    )
     ap.add_argument("--old", default="3137854", help="the commit to compare with ('none': skip)")
     ap.add_argument(
         "--built-index",
@@ -172,7 +199,8 @@ def main() -> None:
     old = None if args.old == "none" else old_checkout(args.old, work)
     try:
         corpus = work / "corpus"
-        stats = generate(corpus, args.sessions, args.seed)
+        lo, hi = (int(x) for x in args.output_lines.split(","))
+        stats = generate(corpus, args.sessions, args.seed, codex=args.codex, output_lines=(lo, hi))
         mb = stats["bytes"] / 1e6
         runners: dict[str, tuple[str, Path | None, dict[str, str]]] = {
             # the worker forced on: left to itself it does not start on a machine with no core to spare
@@ -215,13 +243,15 @@ def main() -> None:
             name: (work / f"digest-{n}").read_text() for n, (name, (_, root, _)) in enumerate(runners.items()) if root
         }
         fts = statistics.median(times["SQLite FTS5 baseline"])
+        what = f"{1 - args.codex:.0%} Claude Code, {args.codex:.0%} Codex" if args.codex else "Claude Code"
         print(
             f"# ingest side by side — {time.strftime('%Y-%m-%d %H:%M')}, {platform.machine()}, {os.cpu_count()} cores, "
             f"Python {platform.python_version()}, load average {min(loads):.1f}–{max(loads):.1f} "
             f"(1-minute, before and after each round)"
         )
         print(
-            f"corpus: {args.sessions} Claude Code sessions, {stats['lines']} messages, {mb:.1f} MB; "
+            f"corpus: {args.sessions} sessions ({what}), {stats['lines']} messages, {mb:.1f} MB "
+            f"({stats['bytes'] / stats['lines'] / 1000:.1f} KB a message; tool outputs of {lo}-{hi} lines); "
             f"{args.rounds} interleaved rounds, median\n"
         )
         where = "a data dir with a built, empty index" if args.built_index else "an empty data dir"

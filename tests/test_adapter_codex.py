@@ -542,6 +542,35 @@ def test_detect_unnamed_rollout(tmp_path: Path) -> None:
         os.chmod(renamed, 0o644)
 
 
+def test_detect_a_folder_of_rollouts_in_date_folders_by_their_content(tmp_path: Path) -> None:
+    # A copy of `sessions/` under another name (a backup, a teammate's export): no Codex home
+    # around it, so only a rollout's content inside its date folders tells what it is.
+    backup = tmp_path / "codex-backup"
+    day = backup / "2026" / "03" / "01"
+    day.mkdir(parents=True)
+    shutil.copy(RICH_FILE, day / RICH_FILE.name)
+    assert ADAPTER.detect(backup) and ADAPTER.detect(backup / "2026")
+    # Named as rollouts but holding something else: not taken for Codex's.
+    other = tmp_path / "other" / "2026"
+    other.mkdir(parents=True)
+    (other / "rollout-notes.jsonl").write_text('{"kind": "shopping list"}\n')
+    assert not ADAPTER.detect(tmp_path / "other")
+    # A rollout deeper than a sessions tree's four levels is not looked for.
+    deep = tmp_path / "deep" / "a" / "b" / "c" / "d" / "e" / "f"
+    deep.mkdir(parents=True)
+    shutil.copy(RICH_FILE, deep / RICH_FILE.name)
+    assert not ADAPTER.detect(tmp_path / "deep")
+
+
+def test_ingest_path_of_a_renamed_sessions_folder_without_agent(runner: CliRunner, tmp_path: Path) -> None:
+    backup = tmp_path / "codex-backup" / "2026" / "03" / "01"
+    backup.mkdir(parents=True)
+    shutil.copy(RICH_FILE, backup / RICH_FILE.name)
+    out = invoke_json(runner, "ingest", "--path", str(tmp_path / "codex-backup"))
+    assert (out["errors"], out["sessions_found"]) == ([], 1)
+    assert invoke_json(runner, "status")["agents"]["codex"]["sessions"] == 1
+
+
 EVENTS_ONLY = OWN / "rollout-2026-03-04T08-00-00-0195a1b2-0000-7000-8000-00000000000e.jsonl"
 
 

@@ -107,6 +107,41 @@ def test_one_run_stores_what_many_runs_and_re_reads_store(corpus: Path, tmp_path
     assert _differences(one_dump, dump(many)) == []
 
 
+def test_claude_code_and_codex_in_one_run_store_what_one_agent_at_a_time_does(tmp_path: Path, worker: str) -> None:
+    # corpus.py --codex: the mix of the issue #18 benchmark, each half found by its detector as
+    # `smriti ingest --path` finds it, in one run (the worker parsing both adapters' sources),
+    # against the two agents ingested one after the other.
+    corpus = tmp_path / "corpus"
+    subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "corpus.py"), str(corpus), "--sessions", "24", "--seed", "5"]
+        + ["--codex", "0.5"],
+        check=True,
+        capture_output=True,
+    )
+    claude, codex = corpus / "claude", corpus / ".codex"
+    rollouts = list(load_registry().get("codex").discover(codex))
+    assert 6 <= len(rollouts) <= 18 and len(_files(claude)) == 24 - len(rollouts)
+    mixed = tmp_path / "mixed"
+    store = Store(mixed / "smriti.db")
+    try:
+        result = ingest(store, Index(mixed / "index"), load_registry(), UserConfig(), [], [claude, codex])
+        assert (result.errors, result.files_read) == ([], 24)
+        assert {a: n["sessions"] for a, n in store.stats()["agents"].items()} == {
+            "claude-code": 24 - len(rollouts),
+            "codex": len(rollouts),
+        }
+    finally:
+        store.close()
+    apart = tmp_path / "apart"
+    for agent, path in (("claude-code", claude), ("codex", codex)):
+        store = Store(apart / "smriti.db")
+        try:
+            assert not ingest(store, Index(apart / "index"), load_registry(), UserConfig(), [agent], [path]).errors
+        finally:
+            store.close()
+    assert _differences(dump(mixed), dump(apart)) == []
+
+
 def test_a_session_appended_to_stores_what_one_read_of_it_does(corpus: Path, tmp_path: Path, worker: str) -> None:
     files = _files(corpus)[:6]
     last = files[-1]
