@@ -140,7 +140,8 @@ class KnowledgeMixin(StoreConnection):
         values = _knowledge_values(item, origin, repo, path, blob, committed_by)
         with self.conn:
             if row is None:
-                rowid = self._scalar(_INSERT_KNOWLEDGE + " returning id", (item.id, *values))
+                self.conn.execute(_INSERT_KNOWLEDGE, (item.id, *values))
+                rowid = self.conn.last_insert_rowid()  # not `returning`: ~3× the insert (SessionsMixin.write_session)
                 self.conn.execute("insert into outbox (op, ref) values ('knowledge', ?)", (rowid,))
                 outcome = "imported"
             elif (row[1], row[2], row[3]) == (blob, path, origin):
