@@ -704,4 +704,5 @@ def _store_session(
             full=written.updated > 0,
             rows=written.stored,
             pre=pre if written.stored is not None else None,
+            new_session=written.created,
         )

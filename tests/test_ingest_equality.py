@@ -11,6 +11,7 @@ the commit before the batched path (3137854) on a larger corpus and records the 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -140,6 +141,93 @@ def test_claude_code_and_codex_in_one_run_store_what_one_agent_at_a_time_does(tm
         finally:
             store.close()
     assert _differences(dump(mixed), dump(apart)) == []
+
+
+def _rows_of_session(data: Path, rowid: int) -> dict[str, list[tuple]]:
+    conn = apsw.Connection(str(data / "smriti.db"), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        return {
+            table: sorted(conn.execute(f"select * from {table} where {where}", (rowid,) * where.count("?")))
+            for table, where in (
+                ("digests", "session = ?"),
+                ("session_tags", "session = ?"),
+                ("session_files", "session = ?"),
+                ("session_relations", "session = ? or other = ?"),
+            )
+        }
+    finally:
+        conn.close()
+
+
+def _without_clock(rows: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    return {t: [r[:-1] if t == "digests" else r for r in rs] for t, rs in rows.items()}  # digests end in updated_at
+
+
+def _claude_session(folder: Path, n: int, file: str = "worker.py", more: str = "") -> Path:
+    """A small Claude Code session in /home/dev/infra: much the same request as every other one
+    made here (so each relates to the others), its own ids and times; `more` said after it."""
+    sid = f"0000000{n}-aaaa-4bbb-8ccc-00000000000{n}"
+    envelope = {"sessionId": sid, "cwd": "/home/dev/infra", "gitBranch": "main", "isSidechain": False}
+    prompt = "Fix the flaky retry test in the payments worker: it times out under load" + more
+    read = {"type": "tool_use", "id": f"toolu_{n}", "name": "Read", "input": {"file_path": f"/home/dev/infra/{file}"}}
+    answer = "The retry loop slept on the wall clock; I made it use the injected clock, and the test passes."
+    lines = [
+        {
+            **envelope,
+            "type": "user",
+            "uuid": f"u{n}",
+            "timestamp": f"2026-05-0{n}T10:00:00Z",
+            "message": {"role": "user", "content": prompt},
+        },
+        {
+            **envelope,
+            "type": "assistant",
+            "uuid": f"a{n}",
+            "timestamp": f"2026-05-0{n}T10:00:05Z",
+            "message": {"id": f"msg_{n}", "role": "assistant", "model": "claude-sonnet-4-5", "content": [read]},
+        },
+        {
+            **envelope,
+            "type": "assistant",
+            "uuid": f"b{n}",
+            "timestamp": f"2026-05-0{n}T10:01:00Z",
+            "message": {
+                "id": f"msg_{n}b",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [{"type": "text", "text": answer}],
+            },
+        },
+    ]
+    path = folder / f"{sid}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_a_new_session_on_the_id_of_a_deleted_one_keeps_nothing_of_it(tmp_path: Path) -> None:
+    # A session made by a write is enriched without looking up or deleting what it has stored
+    # (`Enricher.enrich(new_session=True)`): nothing, since the id's last holder took its digest,
+    # tags, files and relations along when it was deleted. Here the new session takes the id of
+    # the session deleted last, and must end up as it does where that one never existed.
+    (tmp_path / "src").mkdir()
+    a, b, d = (_claude_session(tmp_path / "src", n) for n in (1, 2, 4))
+    # The deleted one touched another file and asked for more: rows of its own, none of them d's.
+    c = _claude_session(tmp_path / "src", 3, "deploy.yaml", ", then update the kubernetes deploy config")
+    before, then = tmp_path / "deleted", tmp_path / "never"
+    _ingest(before, [a, b, c])
+    held = _rows_of_session(before, 3)
+    assert all(held.values()), held  # the deleted session had a digest, tags, files and relations
+    store = Store(before / "smriti.db")
+    try:
+        assert store.delete_session("claude-code", "00000003-aaaa-4bbb-8ccc-000000000003")
+    finally:
+        store.close()
+    _ingest(before, [d])
+    _ingest(then, [a, b])
+    _ingest(then, [d])
+    now = _rows_of_session(before, 3)
+    assert all(now.values()) and now["digests"][0][1] == held["digests"][0][1]  # d took id 3
+    assert _without_clock(now) == _without_clock(_rows_of_session(then, 3))
 
 
 def test_a_session_appended_to_stores_what_one_read_of_it_does(corpus: Path, tmp_path: Path, worker: str) -> None:

@@ -43,18 +43,25 @@ class DigestsMixin(StoreConnection):
         settings: str,
         scored_messages: int,
         files: Iterable[str],
+        new_session: bool = False,
     ) -> None:
+        """`new_session`: the session has nothing stored yet (`Enricher.enrich`), so no old digest or files."""
         with self.conn:
-            old = self.conn.execute(
-                "select title, summary, entities from digests where session = ?", (session_rowid,)
-            ).fetchone()
+            old = (
+                None
+                if new_session
+                else self.conn.execute(
+                    "select title, summary, entities from digests where session = ?", (session_rowid,)
+                ).fetchone()
+            )
             new = (title, json.dumps(summary, ensure_ascii=False), json.dumps(entities, ensure_ascii=False))
             self.conn.execute(
                 "insert or replace into digests (session, title, summary, entities, confidence, scores, settings, "
                 "scored_messages, updated_at) values (?,?,?,?,?,?,?,?,?)",
                 (session_rowid, *new, confidence, json.dumps(scores), settings, scored_messages, utc_now()),
             )
-            self.conn.execute("delete from session_files where session = ?", (session_rowid,))
+            if not new_session:
+                self.conn.execute("delete from session_files where session = ?", (session_rowid,))
             self.conn.executemany(
                 "insert or ignore into session_files (session, path) values (?, ?)",
                 [(session_rowid, f) for f in files],

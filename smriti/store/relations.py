@@ -55,9 +55,13 @@ class RelationsMixin(SessionsMixin):
                 out[rowid] = (title, touched_files(files))
         return out
 
-    def save_relations(self, session_rowid: int, relations: list[tuple[int, str, float]]) -> None:
+    def save_relations(
+        self, session_rowid: int, relations: list[tuple[int, str, float]], *, new_session: bool = False
+    ) -> None:
+        """Replace the relations a session records; `new_session`: it has none yet (`Enricher.enrich`)."""
         with self.conn:
-            self.conn.execute("delete from session_relations where session = ?", (session_rowid,))
+            if not new_session:
+                self.conn.execute("delete from session_relations where session = ?", (session_rowid,))
             self.conn.executemany(
                 "insert or replace into session_relations (session, other, relation, score) values (?,?,?,?)",
                 [(session_rowid, other, rel, score) for other, rel, score in relations],

@@ -58,15 +58,20 @@ class TagsMixin(StoreConnection):
         ).fetchone()
         return row[0] if row else None
 
-    def set_rule_tags(self, session_rowid: int, tags: list[tuple[str, float]], primary: str) -> str:
+    def set_rule_tags(
+        self, session_rowid: int, tags: list[tuple[str, float]], primary: str, *, new_session: bool = False
+    ) -> str:
         """Replace a session's rule tags; the primary is the user's tag when there is one.
 
         Returns the session's primary category now: the user's tag, else `primary` (when it changed,
-        the outbox has the session, and the index re-labels it).
+        the outbox has the session, and the index re-labels it). `new_session`: the session has no tags yet
+        (`Enricher.enrich`).
         """
         with self.conn:
-            self.conn.execute("delete from session_tags where session = ? and source = 'rule'", (session_rowid,))
-            user = self.user_primary(session_rowid)
+            user = None
+            if not new_session:
+                self.conn.execute("delete from session_tags where session = ? and source = 'rule'", (session_rowid,))
+                user = self.user_primary(session_rowid)
             for category, confidence in tags:
                 self.conn.execute(
                     "insert into session_tags (session, category, confidence, source, is_primary) values (?,?,?,?,?) "
