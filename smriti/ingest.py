@@ -700,7 +700,7 @@ def _store_session(
         # Categorize and distill now, in the same batch: appended messages are scored alone.
         # `pre` (the worker's digest) was made from these very messages; it only fits rows written whole.
         enricher.enrich(
-            store.session_row(written.session_rowid),
+            written.row if written.row is not None else store.session_row(written.session_rowid),
             full=written.updated > 0,
             rows=written.stored,
             pre=pre if written.stored is not None else None,

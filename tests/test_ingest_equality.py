@@ -315,7 +315,7 @@ SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
 def test_rows_handed_to_enrichment_equal_the_read_back_for_every_agent(tmp_path: Path) -> None:
     registry = load_registry()
     store = Store(tmp_path / "smriti.db")
-    handed = 0
+    handed = made = 0
     try:
         for name in registry.names:
             adapter = registry.get(name)
@@ -328,7 +328,10 @@ def test_rows_handed_to_enrichment_equal_the_read_back_for_every_agent(tmp_path:
                 except Exception:  # noqa: BLE001  (a deliberately broken fixture: not this test's business)
                     continue
                 for session in parsed.sessions:
-                    written = store.write_session(session, None, None)
+                    written = store.write_session(session, "proj-key", "proj")
+                    # the session row handed to enrichment for a session just made, as read back
+                    assert written.row == (store.session_row(written.session_rowid) if written.created else None)
+                    made += written.created
                     if written.stored is not None:
                         handed += 1
                         back_rows = store.messages(written.session_rowid)
@@ -346,6 +349,7 @@ def test_rows_handed_to_enrichment_equal_the_read_back_for_every_agent(tmp_path:
     finally:
         store.close()
     assert handed >= 20  # the fixtures hold dozens of sessions: the in-memory path was taken
+    assert made > handed  # and some were made through the one-message-at-a-time path
 
 
 _json_scalars = st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=8)

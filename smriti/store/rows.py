@@ -139,6 +139,9 @@ class WriteResult(NamedTuple):
     # read them back (same ids, order and decoded JSON), so enrichment need not query them again.
     # None whenever anything else happened (an append, a replay, an update): then read them back.
     stored: WrittenRows | None = None
+    # A session this write made: its row as `session_row` reads it back (no category or digest
+    # yet), from the values just bound. None for a session that was stored before.
+    row: SessionRow | None = None
 
 
 class WrittenRows:

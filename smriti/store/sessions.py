@@ -185,7 +185,31 @@ class SessionsMixin(StoreConnection):
                     "where id = ?",
                     (rowid, rowid),
                 )
-        return WriteResult(rowid, sid, added, updated, created, stored)
+        made = None
+        if created:
+            # As `session_row` would read it (~20 µs a session less): every message of a session made
+            # now was added now (a key repeated within it updated its first copy), and the JSON
+            # columns hold lists of the session's strings, which decode to equal lists.
+            made = SessionRow(
+                rowid,
+                sid,
+                session.agent,
+                session.native_id,
+                project_key,
+                project_name,
+                session.cwd,
+                session.git_branch,
+                session.title,
+                session.started_at,
+                session.ended_at,
+                list(session.models),
+                list(session.source_paths),
+                session.parent_native_id,
+                None,
+                added,
+                None,
+            )
+        return WriteResult(rowid, sid, added, updated, created, stored, made)
 
     def _put_new_messages(
         self, session_rowid: int, session: Session, seq: int, blobs: dict[str, int], *, whole: bool

@@ -79,11 +79,16 @@ class TagsMixin(StoreConnection):
                     (session_rowid, category, confidence, "rule", int(user is None and category == primary)),
                 )
             category = user or primary
-            self._set_primary(session_rowid, category)
+            self._set_primary(session_rowid, category, unset=new_session)
         return category
 
-    def _set_primary(self, session_rowid: int, category: str) -> bool:
-        old = self.conn.execute("select category from sessions where id = ?", (session_rowid,)).fetchone()
+    def _set_primary(self, session_rowid: int, category: str, *, unset: bool = False) -> bool:
+        """`unset`: the session is known to have no category yet (a row just made), so it is not read."""
+        old = (
+            (None,)
+            if unset
+            else self.conn.execute("select category from sessions where id = ?", (session_rowid,)).fetchone()
+        )
         if old is None or old[0] == category:
             return False
         self.conn.execute("update sessions set category = ? where id = ?", (category, session_rowid))
