@@ -274,14 +274,16 @@ def _sniff_rollout(path: Path) -> bool:
     return _is_bare_header(text.split("\n", 1)[0])
 
 
-def _first_rollouts(folder: Path, depth: int = 5, limit: int = 3) -> list[Path]:
+def _first_rollouts(folder: Path, depth: int = 5, limit: int = 3, folders: int = 200) -> list[Path]:
     """Up to `limit` files named as rollouts in `folder` or its subfolders (`depth` levels: a
-    `sessions/YYYY/MM/DD/` tree is four), looking at no more than 50 entries of any folder, so a
-    sniff of a big unrelated tree stays cheap."""
+    `sessions/YYYY/MM/DD/` tree is four), looking at no more than 50 entries of any folder and
+    `folders` folders in all (a sessions tree's first day is reached within ~30), so a sniff of a
+    big unrelated tree (`smriti ingest --path ~`) stays cheap."""
     found: list[Path] = []
     pending = [(folder, 0)]
-    while pending and len(found) < limit:
+    while pending and len(found) < limit and folders > 0:
         here, level = pending.pop(0)
+        folders -= 1
         for entry in sorted(_first_entries(here)):
             if entry.is_file() and ROLLOUT_RE.match(entry.name):
                 found.append(entry)

@@ -560,6 +560,16 @@ def test_detect_a_folder_of_rollouts_in_date_folders_by_their_content(tmp_path: 
     deep.mkdir(parents=True)
     shutil.copy(RICH_FILE, deep / RICH_FILE.name)
     assert not ADAPTER.detect(tmp_path / "deep")
+    # Nor one behind more folders than a sniff looks into: a big unrelated tree stays cheap.
+    wide = tmp_path / "wide"
+    for i in range(40):
+        for j in range(6):
+            (wide / f"f{i:02}" / f"g{j}").mkdir(parents=True)
+    last = wide / "f39" / "g5"
+    shutil.copy(RICH_FILE, last / RICH_FILE.name)
+    assert not ADAPTER.detect(wide)
+    shutil.copy(RICH_FILE, wide / "f00" / RICH_FILE.name)
+    assert ADAPTER.detect(wide)
 
 
 def test_ingest_path_of_a_renamed_sessions_folder_without_agent(runner: CliRunner, tmp_path: Path) -> None:
