@@ -11,7 +11,6 @@ the commit before the batched path (3137854) on a larger corpus and records the 
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 import apsw
 import pytest
 import tantivy
+from conftest import claude_code_line
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -165,42 +165,17 @@ def _without_clock(rows: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
 
 def _claude_session(folder: Path, n: int, file: str = "worker.py", more: str = "") -> Path:
     """A small Claude Code session in /home/dev/infra: much the same request as every other one
-    made here (so each relates to the others), its own ids and times; `more` said after it."""
+    made here (so each relates to the others), its own ids; `more` said after it."""
     sid = f"0000000{n}-aaaa-4bbb-8ccc-00000000000{n}"
-    envelope = {"sessionId": sid, "cwd": "/home/dev/infra", "gitBranch": "main", "isSidechain": False}
     prompt = "Fix the flaky retry test in the payments worker: it times out under load" + more
     read = {"type": "tool_use", "id": f"toolu_{n}", "name": "Read", "input": {"file_path": f"/home/dev/infra/{file}"}}
     answer = "The retry loop slept on the wall clock; I made it use the injected clock, and the test passes."
-    lines = [
-        {
-            **envelope,
-            "type": "user",
-            "uuid": f"u{n}",
-            "timestamp": f"2026-05-0{n}T10:00:00Z",
-            "message": {"role": "user", "content": prompt},
-        },
-        {
-            **envelope,
-            "type": "assistant",
-            "uuid": f"a{n}",
-            "timestamp": f"2026-05-0{n}T10:00:05Z",
-            "message": {"id": f"msg_{n}", "role": "assistant", "model": "claude-sonnet-4-5", "content": [read]},
-        },
-        {
-            **envelope,
-            "type": "assistant",
-            "uuid": f"b{n}",
-            "timestamp": f"2026-05-0{n}T10:01:00Z",
-            "message": {
-                "id": f"msg_{n}b",
-                "role": "assistant",
-                "model": "claude-sonnet-4-5",
-                "content": [{"type": "text", "text": answer}],
-            },
-        },
-    ]
     path = folder / f"{sid}.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    path.write_text(
+        claude_code_line("user", f"u{n}", prompt, sid, cwd="/home/dev/infra")
+        + claude_code_line("assistant", f"a{n}", [read], sid, f"u{n}", "/home/dev/infra")
+        + claude_code_line("assistant", f"b{n}", answer, sid, f"a{n}", "/home/dev/infra")
+    )
     return path
 
 

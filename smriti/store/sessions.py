@@ -101,6 +101,20 @@ class SessionsMixin(StoreConnection):
             ).fetchone()
             if row is None:
                 created = True
+                # The columns a new row shares with the SessionRow handed back below, in its order.
+                first = (
+                    sid,
+                    session.agent,
+                    session.native_id,
+                    project_key,
+                    project_name,
+                    session.cwd,
+                    session.git_branch,
+                    session.title,
+                    session.started_at,
+                    session.ended_at,
+                )
+                models, source_paths = list(session.models), list(session.source_paths)
                 # The new row's id from the connection, not a `returning` clause: that costs the
                 # insert ~3× (17 against 5 µs, measured on a store of 8,000 sessions). No trigger
                 # inserts anywhere else, and the id read right after is this insert's.
@@ -108,23 +122,7 @@ class SessionsMixin(StoreConnection):
                     "insert into sessions (session_id, agent, native_id, project, project_name, cwd, git_branch, "
                     "title, started_at, ended_at, models, source_paths, parent_native_id, "
                     "ingested_at, updated_at) values (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        sid,
-                        session.agent,
-                        session.native_id,
-                        project_key,
-                        project_name,
-                        session.cwd,
-                        session.git_branch,
-                        session.title,
-                        session.started_at,
-                        session.ended_at,
-                        json.dumps(list(session.models)),
-                        json.dumps(list(session.source_paths)),
-                        session.parent_native_id,
-                        now,
-                        now,
-                    ),
+                    (*first, json.dumps(models), json.dumps(source_paths), session.parent_native_id, now, now),
                 )
                 rowid = c.last_insert_rowid()
             else:
@@ -190,25 +188,7 @@ class SessionsMixin(StoreConnection):
             # As `session_row` would read it (~20 µs a session less): every message of a session made
             # now was added now (a key repeated within it updated its first copy), and the JSON
             # columns hold lists of the session's strings, which decode to equal lists.
-            made = SessionRow(
-                rowid,
-                sid,
-                session.agent,
-                session.native_id,
-                project_key,
-                project_name,
-                session.cwd,
-                session.git_branch,
-                session.title,
-                session.started_at,
-                session.ended_at,
-                list(session.models),
-                list(session.source_paths),
-                session.parent_native_id,
-                None,
-                added,
-                None,
-            )
+            made = SessionRow(rowid, *first, models, source_paths, session.parent_native_id, None, added, None)
         return WriteResult(rowid, sid, added, updated, created, stored, made)
 
     def _put_new_messages(
