@@ -555,3 +555,29 @@ def test_prose_lines_count_ascii_symbols_as_the_unicode_path_does(line: str) -> 
     # the byte count of what is not a letter or a space, against the per-character count
     kept = len(line.encode().translate(None, distill._LETTERS_AND_SPACE))
     assert kept == sum(not (ch.isalpha() or ch == " ") for ch in line)
+
+
+# Bodies as a summary reads them: cue words (whose anchors the prefilter looks for), sentence ends
+# with closing quotes and brackets, every kind of line break str.splitlines knows, code fences,
+# injected blocks, log-like lines, and letters whose lowercase depends on their neighbours (final
+# sigma) or is ASCII (the Kelvin sign).
+_BODY_PIECES = st.sampled_from(
+    ["because", "decided", "Found", "root", "cause", "turns", "out", "the", "fix", "it's", "x", "\u03a3\u03b1\u03a3"]
+    + [".", "!", "?", "'", '"', ")", "]", "(", "`", ":", "-", "\u2019", "\u212a", "\u0130", "5", "3.1"]
+    + [" ", "  ", "\t", "\n", "\n\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028"]
+    + ["```", "~~~", "<system-reminder>", "</system-reminder>", "    ", "ERROR ", "$ ", "| ", "**", "# "]
+)
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(st.lists(_BODY_PIECES, max_size=60).map("".join))
+@example("It was fixed.' Because \u03a3\u03b1\u03a3.\nroot cause")
+@example("x because\x1cdecided. Found it\u2028turns out")
+def test_a_sentences_words_are_words_of_its_body(body: str) -> None:
+    """`summary` skips a body none of whose words is a cue's anchor without cutting it into
+    sentences: sound only if every sentence's words are words of the body, on both paths
+    (a response's lines as they are, a prompt's prose lines)."""
+    body_words = set(distill.words(body))
+    for lines in (body.splitlines(), distill._prose_lines(body)):
+        for sentence in distill._sentences(lines):
+            assert set(distill.words(sentence)) <= body_words, sentence

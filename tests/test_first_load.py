@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from smriti.models import Message, Session
 from smriti.store import Store, key_hash, migrations
+from smriti.store.connection import DEFERRED_INDEXES
 from smriti.store.migrations import MIGRATIONS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,6 +31,11 @@ UNIQUE_INDEXES = {"messages_key", "blobs_hash"}
 
 def _indexes(conn: apsw.Connection) -> set[str]:
     return {n for (n,) in conn.execute("select name from sqlite_master where type = 'index'")} & UNIQUE_INDEXES
+
+
+def _definitions(conn: apsw.Connection) -> dict[str, str | None]:
+    """Every index of the store with its definition (None: a constraint's own)."""
+    return dict(conn.execute("select name, sql from sqlite_master where type = 'index'"))
 
 
 def _session(native: str, messages: list[tuple[str, str, str]], agent: str = "claude-code") -> Session:
@@ -141,12 +147,48 @@ def test_no_other_connection_sees_a_first_load_until_it_commits(tmp_path: Path) 
     store.close()
 
 
+def test_a_first_load_builds_every_index_it_dropped_as_the_migrations_define_it(tmp_path: Path) -> None:
+    """Besides the two unique ones, a first load drops the secondary indexes no query of it reads
+    (`DEFERRED_INDEXES`) and builds them at its end: the same names and definitions as a store the
+    migrations made, each holding what it would have held had it been kept (integrity_check)."""
+    store = Store(tmp_path / "s.db")
+    made = _definitions(store.conn)
+    assert set(DEFERRED_INDEXES) <= set(made)
+    with store.bulk():
+        assert not set(DEFERRED_INDEXES) & set(_definitions(store.conn))
+        for n in range(3):
+            written = store.write_session(_session(f"s{n}", [(f"k{n}", f"fix the build {n}", "prompt")]), "p", "p")
+            store.save_digest(
+                written.session_rowid,
+                title=f"fix the build {n}",
+                summary=[],
+                entities={},
+                confidence=0.9,
+                scores={},
+                settings="x",
+                scored_messages=0,
+                files=[f"src/f{n}.py", "src/shared.py"],
+                new_session=True,
+            )
+            store.set_rule_tags(written.session_rowid, [("code/bug", 0.9)], "code/bug", new_session=True)
+            if n:
+                store.save_relations(written.session_rowid, [(1, "related", 0.6)], new_session=True)
+    assert _definitions(store.conn) == made
+    assert store.conn.execute("pragma integrity_check").fetchone() == ("ok",)
+    # a deletion's cascade, which the dropped index on a relation's other session served, still works
+    assert store.delete_session("claude-code", "s0")
+    assert store.conn.execute("select count(*) from session_relations").fetchone() == (0,)
+    store.close()
+
+
 def test_a_first_load_that_fails_leaves_the_store_empty_with_its_indexes(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
+    made = _definitions(store.conn)
     with pytest.raises(RuntimeError), store.bulk():
         store.write_session(_session("a", [("k1", "hello", "prompt")]), "p", "p")
         raise RuntimeError("interrupted")
     assert _indexes(store.conn) == UNIQUE_INDEXES
+    assert _definitions(store.conn) == made
     assert store.conn.execute("select count(*) from messages").fetchone() == (0,)
     assert store.conn.execute("select count(*) from sessions").fetchone() == (0,)
     # and the next run is a first load again

@@ -10,7 +10,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
@@ -129,3 +129,92 @@ def test_title_similarities_are_token_set_ratio_one_by_one(title: str, others: l
     # One rapidfuzz call for all of a session's candidates gives each the score _relate used to ask
     # for one at a time; a reordered or missed candidate fails here.
     assert title_similarities(title, others) == [fuzz.token_set_ratio(title, other) for other in others]
+
+
+_CANDIDATES_SQL = (
+    "select s.id, coalesce(s.ended_at, s.started_at) from sessions s where s.project = ? and s.category = ? "
+    "and s.id != ? order by coalesce(s.ended_at, s.started_at) desc limit ?"
+)
+
+
+_STAMPS = [None, "", "2025-01-01T10:00:00Z", "2025-01-02T10:00:00Z", "2025-01-03T09:00:00Z"]
+_APP, _WEB = "github.com/acme/app", "github.com/acme/web"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            # (started, ended): no time at all often, so NULL times meet others in one category
+            st.sampled_from([(None, None), (None, None)] + [(a, b) for a in _STAMPS[1:] for b in (None, _STAMPS[3])]),
+            st.sampled_from(["code/bug", "code/bug", "code/review", "uncategorized"]),
+            st.sampled_from([_APP, _APP, _WEB, None]),
+            st.sampled_from(["write", "write", "write again", "delete"]),
+        ),
+        min_size=1,
+        max_size=45,
+    )
+)
+@example([((None, None), "code/bug", _APP, "write"), ((_STAMPS[2], None), "code/bug", _APP, "write")])  # NULL last
+@example([((_STAMPS[2], None), "code/bug", _APP, "write")] * 2)  # equal times: the newer rowid first
+@example(  # a session written again moves: its time grows past the other's
+    [((_STAMPS[2], None), "code/bug", _APP, "write"), ((_STAMPS[3], None), "code/bug", _APP, "write")]
+    + [((_STAMPS[4], None), "code/bug", _APP, "write again")]
+)
+@example([((_STAMPS[2], None), "code/bug", _APP, "write")] * 2 + [((None, None), "code/review", _APP, "write again")])
+@example([((None, None), "code/bug", _APP, "write"), ((None, None), "code/bug", _APP, "delete")] * 2)
+@example([((_STAMPS[n % 5], None), "code/bug", _APP, "write") for n in range(40)])  # past the limit
+def test_a_first_load_answers_candidates_as_the_index_query_does(tmp_path_factory, steps) -> None:
+    """A first load answers `relation_candidates` from memory (`FirstLoad.candidates`): the sessions
+    its query would find, in its order (ties of time by rowid, newest first; NULL times last), after
+    writes that move a session's time, project or category, and deletions (whose rowid the next
+    new session takes again). Up to 45 sessions in three categories: past the limit of 30."""
+    store = Store(tmp_path_factory.mktemp("load") / "s.db")
+    names: list[str] = []
+    with store.bulk():
+        # The load drops the index the query reads (`DEFERRED_INDEXES`): here it is built at once,
+        # so the query answers in its order, which the memory must keep (a scan orders ties otherwise).
+        assert store._first_load is not None and "sessions_related" in store._first_load.deferred_indexes
+        store._undefer_index(store._first_load, "sessions_related")
+        for n, ((started, ended), category, project, op) in enumerate(steps):
+            name = names[n % len(names)] if op != "write" and names else f"s{n}"
+            if op == "delete":
+                store.delete_session("claude-code", name)
+                continue
+            names.append(name)
+            stamp = ended or started or "2025-01-01T00:00:00Z"
+            message = Message("user", f"prompt {n}", "prompt", f"k{n}", timestamp=stamp)
+            session = Session("claude-code", name, (message,), started_at=started, ended_at=ended)
+            written = store.write_session(session, project, project and "app")
+            store.set_rule_tags(written.session_rowid, [(category, 0.9)], category)
+            for rowid, project_, category_ in store.conn.execute("select id, project, category from sessions"):
+                if not project_ or category_ == "uncategorized":
+                    continue
+                want = list(store.conn.execute(_CANDIDATES_SQL, (project_, category_, rowid, 30)))
+                assert store.relation_candidates(rowid, project_, category_) == want
+        assert store._first_load is not None and store._first_load._related is not None  # from memory throughout
+    store.close()
+
+
+def test_a_first_load_whose_memory_gives_up_asks_the_index_again(tmp_path: Path) -> None:
+    """A time that is not ASCII (SQLite and Python might order it apart) ends the memory of
+    candidates: from then on the query answers, over the sessions_related index built again."""
+    store = Store(tmp_path / "s.db")
+    stamps = ["2025-01-02T10:00:00Z", "2025-01-03T10:00:00Z\u00e9", "2025-01-01T10:00:00Z"]
+    with store.bulk():
+        load = store._first_load
+        assert load is not None and "sessions_related" in load.deferred_indexes
+        for n, stamp in enumerate(stamps):
+            message = Message("user", f"prompt {n}", "prompt", f"k{n}", timestamp=stamp)
+            session = Session("claude-code", f"s{n}", (message,), started_at=stamp, ended_at=stamp)
+            written = store.write_session(session, "github.com/acme/app", "app")
+            store.set_rule_tags(written.session_rowid, [("code/bug", 0.9)], "code/bug")
+        assert load.candidates(3, "github.com/acme/app", "code/bug", 30) is None  # given up
+        assert store.relation_candidates(3, "github.com/acme/app", "code/bug") == [
+            (2, stamps[1]),
+            (1, stamps[0]),
+        ]
+        assert "sessions_related" not in load.deferred_indexes
+        plan = store.conn.execute("explain query plan " + _CANDIDATES_SQL, ("p", "c", 0, 30)).fetchall()
+        assert "sessions_related" in str(plan)
+    store.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -149,11 +150,35 @@ def fold_wal(path: str) -> tuple[int, int]:
         conn.close()
 
 
+# Secondary indexes that a first load into a store without sessions drops at its start and builds
+# again at its end (each one sort, like the two unique ones), when no query of the load needs them:
+# they name sessions by project, time or category (the relation candidates come from memory,
+# `FirstLoad.candidates`), tags by category, files by path and relations by their other session (a
+# deletion's cascade scans those few rows instead). Kept during the inserts, their b-trees cost a
+# first load's writes ~75 µs a session, a quarter of writing its rows (measured on 8,000 sessions).
+DEFERRED_INDEXES = (
+    "sessions_project",
+    "sessions_started",
+    "sessions_related",
+    "session_tags_category",
+    "session_files_path",
+    "session_relations_other",
+)
+
+
 class FirstLoad:
     """What a first load (`StoreConnection.bulk`) holds in place of the unique indexes it dropped:
     every stored message's key hash and every body's hash, each with its row id."""
 
-    __slots__ = ("blob_ids", "message_ids", "sessions_all_new")
+    __slots__ = (
+        "_related",
+        "_related_facts",
+        "blob_ids",
+        "deferred_indexes",
+        "message_ids",
+        "queued_sessions",
+        "sessions_all_new",
+    )
 
     def __init__(self, sessions_all_new: bool) -> None:
         self.message_ids: dict[int, int] = {}  # key_hash -> messages.id
@@ -161,6 +186,73 @@ class FirstLoad:
         # No session was stored before the load: every session there is, this run wrote (and gave
         # its category and digest together, `Enricher._save`).
         self.sessions_all_new = sessions_all_new
+        # Sessions this load queued a 'session' change for (`_put_new_messages`). The load is one
+        # transaction that drains nothing, and a drain reads a session's messages, category and
+        # digest as they are then: so that row covers what later writes of the load change in the
+        # session's documents, and they add none of their own (two outbox rows a session fewer).
+        self.queued_sessions: set[int] = set()
+        # Relation candidates (`relation_candidates`) from memory, when the load made every session
+        # there is: per (project, category), its sessions' keys in the order of the sessions_related
+        # index (time, NULL first, then rowid), and per session its (project, time, category). A
+        # candidate query cost ~45 µs a session in a first load (its pages cold in the CPU's caches),
+        # this a few. None: not kept (sessions stored before; a time that SQLite might order otherwise).
+        self._related: dict[tuple[str, str], list[tuple[bool, str, int]]] | None = {} if sessions_all_new else None
+        self._related_facts: dict[int, tuple[str | None, str | None, str | None]] = {}
+        self.deferred_indexes: dict[str, str] = {}  # name -> its `create index` (DEFERRED_INDEXES)
+
+    def note_session(self, rowid: int, project: str | None, stamp: str | None) -> None:
+        """A session written (made or merged into): its project and `coalesce(ended_at, started_at)`."""
+        if self._related is None:
+            return
+        if stamp is not None and not (type(stamp) is str and stamp.isascii()):
+            # Python orders strings by code point, SQLite by their UTF-8 bytes: the same for ASCII.
+            self._related = None
+            return
+        old = self._related_facts.get(rowid)
+        self._relink(rowid, old, (project, stamp, old[2] if old else None))
+
+    def note_category(self, rowid: int, category: str) -> None:
+        if self._related is None:
+            return
+        old = self._related_facts.get(rowid)
+        if old is None:  # a session this load did not write: not one the memory can stand for
+            self._related = None
+            return
+        self._relink(rowid, old, (old[0], old[1], category))
+
+    def forget_session(self, rowid: int) -> None:
+        if self._related is not None:
+            self._relink(rowid, self._related_facts.get(rowid), None)
+
+    def _relink(
+        self,
+        rowid: int,
+        old: tuple[str | None, str | None, str | None] | None,
+        new: tuple[str | None, str | None, str | None] | None,
+    ) -> None:
+        assert self._related is not None
+        if old is not None and old[0] is not None and old[2] is not None:
+            keys = self._related[(old[0], old[2])]
+            del keys[bisect_left(keys, (old[1] is not None, old[1] or "", rowid))]
+        if new is None:
+            self._related_facts.pop(rowid, None)
+            return
+        self._related_facts[rowid] = new
+        if new[0] is not None and new[2] is not None:
+            insort(self._related.setdefault((new[0], new[2]), []), (new[1] is not None, new[1] or "", rowid))
+
+    def candidates(self, rowid: int, project: str, category: str, limit: int) -> list[tuple[int, str | None]] | None:
+        """What `relation_candidates`' query answers (newest first: time descending, then rowid
+        descending, NULL times last, as SQLite reads the index backwards); None when not kept."""
+        if self._related is None:
+            return None
+        out: list[tuple[int, str | None]] = []
+        for has_stamp, stamp, other in reversed(self._related.get((project, category), ())):
+            if other != rowid:
+                out.append((other, stamp if has_stamp else None))
+                if len(out) == limit:
+                    break
+        return out
 
 
 class StoreConnection:
@@ -307,7 +399,7 @@ class StoreConnection:
                             yield
                         finally:
                             self._first_load = None
-                        self._end_first_load()
+                        self._end_first_load(load)
                         return
                 # another process wrote between the look and the lock: an ordinary run
             self.conn.pragma("wal_autocheckpoint", BULK_CHECKPOINT_BYTES // self.conn.pragma("page_size"))
@@ -339,15 +431,31 @@ class StoreConnection:
         if not self._looks_empty():
             return None
         self.conn.execute("drop index messages_key; drop index blobs_hash")
-        self._first_load = FirstLoad(sessions_all_new=not self._scalar("select exists (select 1 from sessions)"))
-        return self._first_load
+        load = FirstLoad(sessions_all_new=not self._scalar("select exists (select 1 from sessions)"))
+        if load.sessions_all_new:
+            marks = ",".join("?" * len(DEFERRED_INDEXES))
+            for name, sql in self.conn.execute(
+                f"select name, sql from sqlite_master where type = 'index' and name in ({marks})", DEFERRED_INDEXES
+            ).fetchall():
+                load.deferred_indexes[str(name)] = str(sql)
+                self.conn.execute(f'drop index "{name}"')
+        self._first_load = load
+        return load
 
-    def _end_first_load(self) -> None:
+    def _end_first_load(self, load: FirstLoad) -> None:
         # The same definitions as the migrations' (m001, m013), built from the stored rows. The
         # writes kept keys unique through FirstLoad, so neither can fail on a duplicate.
         self.conn.execute(
             "create unique index messages_key on messages(key_hash); create unique index blobs_hash on blobs(hash)"
         )
+        for name in list(load.deferred_indexes):
+            self._undefer_index(load, name)
+
+    def _undefer_index(self, load: FirstLoad, name: str) -> None:
+        """Build a secondary index the first load dropped (`DEFERRED_INDEXES`), as it was defined."""
+        sql = load.deferred_indexes.pop(name, None)
+        if sql is not None:
+            self.conn.execute(sql)
 
     def _wal_bytes(self) -> int:
         try:
@@ -404,3 +512,8 @@ class StoreConnection:
     def _scalar(self, sql: str, args: Iterable[Any] = ()) -> Any:
         """The first column of `_row`."""
         return self._row(sql, args)[0]
+
+    def _queued_in_load(self, session_rowid: int) -> bool:
+        """Whether this first load queued the session's documents already (`FirstLoad.queued_sessions`)."""
+        load = self._first_load
+        return load is not None and session_rowid in load.queued_sessions

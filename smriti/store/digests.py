@@ -66,7 +66,7 @@ class DigestsMixin(StoreConnection):
                 "insert or ignore into session_files (session, path) values (?, ?)",
                 [(session_rowid, f) for f in files],
             )
-            if old is None or tuple(old) != new:
+            if (old is None or tuple(old) != new) and not self._queued_in_load(session_rowid):
                 self.conn.execute("insert into outbox (op, ref) values ('digest', ?)", (session_rowid,))
 
     def digest_text(self, session_rowid: int) -> str:

@@ -125,28 +125,35 @@ class SessionsMixin(StoreConnection):
                     (*first, json.dumps(models), json.dumps(source_paths), session.parent_native_id, now, now),
                 )
                 rowid = c.last_insert_rowid()
+                if self._first_load is not None:
+                    ended = session.ended_at
+                    self._first_load.note_session(rowid, project_key, session.started_at if ended is None else ended)
             else:
                 created = False
                 rowid = row[0]
+                started, ended, project = earliest(row[2], session.started_at), latest(row[3], session.ended_at), row[8]
+                project = project or project_key
                 c.execute(
                     "update sessions set title = ?, started_at = ?, ended_at = ?, models = ?, source_paths = ?, "
                     "cwd = ?, git_branch = ?, project = ?, project_name = ?, parent_native_id = ?, updated_at = ? "
                     "where id = ?",
                     (
                         session.title or row[1],
-                        earliest(row[2], session.started_at),
-                        latest(row[3], session.ended_at),
+                        started,
+                        ended,
                         json.dumps(merge_list(json.loads(row[4]), session.models)),
                         json.dumps(merge_list(json.loads(row[5]), session.source_paths)),
                         row[6] or session.cwd,
                         session.git_branch or row[7],
-                        row[8] or project_key,
+                        project,
                         row[9] or project_name,
                         row[10] or session.parent_native_id,
                         now,
                         rowid,
                     ),
                 )
+                if self._first_load is not None:
+                    self._first_load.note_session(rowid, project, started if ended is None else ended)
             # A session row just made has no messages (its id's earlier holder took them along: on
             # delete cascade), so only an existing one's next seq is looked up.
             next_seq = (
@@ -253,6 +260,8 @@ class SessionsMixin(StoreConnection):
         indexed = [(r[0],) for r, m in zip(rows, messages, strict=True) if m.kind not in UNINDEXED_KINDS]
         if indexed and whole:
             c.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
+            if load is not None:
+                load.queued_sessions.add(session_rowid)
         elif indexed:
             c.executemany("insert into outbox (op, ref) values ('message', ?)", indexed)
 
@@ -402,6 +411,8 @@ class SessionsMixin(StoreConnection):
                 else:
                     gone.fetchall()
                 self.conn.execute("delete from sessions where id = ?", (row[0],))
+                if self._first_load is not None:
+                    self._first_load.forget_session(row[0])
                 self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (row[0],))
         return row is not None
 

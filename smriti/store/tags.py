@@ -92,7 +92,10 @@ class TagsMixin(StoreConnection):
         if old is None or old[0] == category:
             return False
         self.conn.execute("update sessions set category = ? where id = ?", (category, session_rowid))
-        self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
+        if self._first_load is not None:
+            self._first_load.note_category(session_rowid, category)
+        if not self._queued_in_load(session_rowid):
+            self.conn.execute("insert into outbox (op, ref) values ('session', ?)", (session_rowid,))
         return True
 
     def tag(self, session_rowid: int, category: str) -> None:
