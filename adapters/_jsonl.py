@@ -267,8 +267,9 @@ def read_jsonl(
             if resumed is None:
                 out.restarted = resume is not None
                 fh.seek(0)
-                head: bytes | None = fh.read(TAIL_BYTES)
-                fh.seek(0)
+                # a small source's head is the start of its bytes, read whole below: one read, not two
+                whole = fh.read(st.st_size) if st.st_size <= STREAM_ABOVE else None
+                head: bytes | None = whole[:TAIL_BYTES] if whole is not None else fh.read(TAIL_BYTES)
                 start, line = 0, 1
             else:
                 (start, line), head = resumed, None
@@ -279,9 +280,10 @@ def read_jsonl(
             # A big file line by line, not the whole of it read first: the bytes of a huge
             # transcript and its parsed records are never held at once. A small one in one read
             # (the same lines, ~20% faster to split than line by line: most sources are small).
-            fh.seek(start)
-            # up to the size seen at open: a file that keeps growing is read up to there (small ones)
-            whole = None if st.st_size - start > STREAM_ABOVE else fh.read(st.st_size - start)
+            if whole is None:
+                fh.seek(start)
+                # up to the size seen at open: a file that keeps growing is read up to there (small ones)
+                whole = None if st.st_size - start > STREAM_ABOVE else fh.read(st.st_size - start)
             lines = _file_lines(fh, max_line_bytes) if whole is None else _bytes_lines(whole)
             _split(
                 lines,

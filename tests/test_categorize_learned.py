@@ -367,3 +367,12 @@ def test_a_one_line_chat_is_not_filed_with_false_confidence() -> None:
     )
     result = classify([Message("user", long_bug, "prompt", "a"), Message("assistant", "Fixed.", "response", "b")])
     assert result.category.startswith("bug")
+
+
+@given(st.one_of(st.text(max_size=60), st.text(alphabet="aZz_ \u00e9\u212a\u0130\ud800\n-09", max_size=40)))
+def test_the_byte_tokenizer_finds_the_regexs_words(text: str) -> None:
+    # features() splits a document's bytes instead of running `_TOKEN.findall` on it: the same
+    # words, in order (non-ASCII letters, a Kelvin sign that lowers to "k", a lone surrogate)
+    lowered = text.lower()
+    assert [t.decode() for t in learned._tokens(lowered)] == learned._TOKEN.findall(lowered)
+    assert [t.decode() for t in learned._tokens(text)] == learned._TOKEN.findall(text)

@@ -84,7 +84,11 @@ _SUCCESS = (" passed", "success", " ok\n", " ok ")
 _TOKEN = re.compile(r"[a-z]{2,}")
 # `[REDACTED:email]` (smriti's own placeholders) and `[REDACTED_TEXT len=806 sha=…]` (redacted fixtures)
 _REDACTED = re.compile(r"\[REDACTED[^\]\n]{0,80}\]")
-_HASH_CACHE: dict[str, int] = {}
+_HASH_CACHE: dict[bytes, int] = {}
+# `_TOKEN`'s words as bytes: every byte but a-z made a space, then a split. A UTF-8 encoding's other
+# bytes (every byte of a non-ASCII character, a lone surrogate's too) are no letters either, so the
+# runs of a-z are the regex's; a third of the time of `findall` on a document's ~2,000 characters.
+_TOKEN_BYTES = bytes(b if 97 <= b <= 122 else 32 for b in range(256))
 _HASH_CACHE_MAX = 200_000
 
 
@@ -141,7 +145,12 @@ def document(messages: Iterable[Message] | Session) -> str:
     return PART_SEP.join((request, "\n".join(prose), " ".join(actions)))
 
 
-def _hashes(tokens: list[str]) -> list[int]:
+def _tokens(text: str) -> list[bytes]:
+    """`_TOKEN.findall(text)`, each word as its ASCII bytes."""
+    return [t for t in text.encode("utf-8", "surrogatepass").translate(_TOKEN_BYTES).split() if len(t) > 1]
+
+
+def _hashes(tokens: list[bytes]) -> list[int]:
     """crc32 of each token, its low HASH_BITS only (all a feature keeps: see `_add`), memoized (a
     session's words are mostly words seen before)."""
     out = list(map(_HASH_CACHE.get, tokens))
@@ -149,7 +158,7 @@ def _hashes(tokens: list[str]) -> list[int]:
         for i, h in enumerate(out):
             if h is None:
                 tok = tokens[i]
-                out[i] = h = zlib.crc32(tok.encode()) & _MASK
+                out[i] = h = zlib.crc32(tok) & _MASK
                 if len(_HASH_CACHE) < _HASH_CACHE_MAX:
                     _HASH_CACHE[tok] = h
     return out  # type: ignore[return-value]
@@ -175,13 +184,13 @@ def features(doc: str) -> frozenset[int]:
     prose, _, tools = rest.partition(PART_SEP)
     out: set[int] = set()
     if request:
-        hashes = _hashes(_TOKEN.findall(request.lower()))
+        hashes = _hashes(_tokens(request.lower()))
         _add(out, hashes, _NS_REQUEST)
         _add(out, hashes, _NS_PROSE)  # and as prose, so what is learned from later messages applies too
     if prose:
-        _add(out, _hashes(_TOKEN.findall(prose.lower())), _NS_PROSE)
+        _add(out, _hashes(_tokens(prose.lower())), _NS_PROSE)
     if tools:
-        _add(out, _hashes(_TOKEN.findall(tools)), _NS_TOOLS)
+        _add(out, _hashes(_tokens(tools)), _NS_TOOLS)
     return frozenset(out)
 
 

@@ -66,10 +66,18 @@ def where_in(column: str, values: Sequence[T] | None) -> Iterator[tuple[str, lis
         yield f"{column} in ({marks})", list(chunk)
 
 
+_now: tuple[int, str] = (-1, "")  # the last second utc_now formatted, and its text
+
+
 def utc_now() -> str:
     # time, not datetime: the same text (UTC, whole seconds) without importing datetime in every
-    # process that opens a store (a search needs no date).
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    # process that opens a store (a search needs no date). Formatted once a second: a first ingest
+    # asks a few times for each of thousands of sessions.
+    global _now
+    second = int(time.time())
+    if second != _now[0]:
+        _now = (second, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second)))
+    return _now[1]
 
 
 def _first_sha256(data: bytes) -> Any:
@@ -151,11 +159,13 @@ def fold_wal(path: str) -> tuple[int, int]:
 
 
 # Secondary indexes that a first load into a store without sessions drops at its start and builds
-# again at its end (each one sort, like the two unique ones), when no query of the load needs them:
-# they name sessions by project, time or category (the relation candidates come from memory,
-# `FirstLoad.candidates`), tags by category, files by path and relations by their other session (a
-# deletion's cascade scans those few rows instead). Kept during the inserts, their b-trees cost a
+# again at its end (each one sort, like the two unique ones): they name sessions by project, time or
+# category, tags by category, files by path, relations by their other session (a deletion's cascade
+# scans those few rows instead) and messages by body. Kept during the inserts, their b-trees cost a
 # first load's writes ~75 µs a session, a quarter of writing its rows (measured on 8,000 sessions).
+# The two a load's queries read are built again as soon as one asks (`_index_needed`): the relation
+# candidates' (answered from memory, `FirstLoad.candidates`, until that gives up) and the bodies'
+# (a body is dropped only when no message uses it: a no-save deletion, a message that grew).
 DEFERRED_INDEXES = (
     "sessions_project",
     "sessions_started",
@@ -163,6 +173,7 @@ DEFERRED_INDEXES = (
     "session_tags_category",
     "session_files_path",
     "session_relations_other",
+    "messages_blob",
 )
 
 
@@ -450,6 +461,11 @@ class StoreConnection:
         )
         for name in list(load.deferred_indexes):
             self._undefer_index(load, name)
+
+    def _index_needed(self, name: str) -> None:
+        """A query about to read index `name`: built now if a first load deferred it."""
+        if self._first_load is not None:
+            self._undefer_index(self._first_load, name)
 
     def _undefer_index(self, load: FirstLoad, name: str) -> None:
         """Build a secondary index the first load dropped (`DEFERRED_INDEXES`), as it was defined."""

@@ -52,6 +52,7 @@ class MaintenanceMixin(OutboxMixin, KnowledgeMixin):
         )
 
     def drop_orphan_blobs(self) -> int:
+        self._index_needed("messages_blob")
         with self.conn:
             gone: list[bytes] = [
                 digest

@@ -33,7 +33,7 @@ class RelationsMixin(SessionsMixin):
             remembered = load.candidates(session_rowid, project, category, limit)
             if remembered is not None:
                 return remembered
-            self._undefer_index(load, "sessions_related")  # the query below reads it
+            self._index_needed("sessions_related")  # the query below reads it
         # A session's category is set only with its digest (`Enricher._save`), so in a first load
         # into a store that held no session every session with a category has a digest: the
         # sessions_related index answers alone, without a read of each candidate's digest row

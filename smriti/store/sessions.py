@@ -353,6 +353,7 @@ class SessionsMixin(StoreConnection):
         return row
 
     def _drop_blob_if_unused(self, blob: int) -> None:
+        self._index_needed("messages_blob")  # the look for a message that uses it, and the delete's foreign key
         gone = self.conn.execute(
             "delete from blobs where id = ? and not exists (select 1 from messages where blob = ?) returning hash",
             (blob, blob),

@@ -72,12 +72,14 @@ class TagsMixin(StoreConnection):
             if not new_session:
                 self.conn.execute("delete from session_tags where session = ? and source = 'rule'", (session_rowid,))
                 user = self.user_primary(session_rowid)
-            for category, confidence in tags:
-                self.conn.execute(
-                    "insert into session_tags (session, category, confidence, source, is_primary) values (?,?,?,?,?) "
-                    "on conflict (session, category) do nothing",
-                    (session_rowid, category, confidence, "rule", int(user is None and category == primary)),
-                )
+            self.conn.executemany(
+                "insert into session_tags (session, category, confidence, source, is_primary) values (?,?,?,?,?) "
+                "on conflict (session, category) do nothing",
+                [
+                    (session_rowid, category, confidence, "rule", int(user is None and category == primary))
+                    for category, confidence in tags
+                ],
+            )
             category = user or primary
             self._set_primary(session_rowid, category, unset=new_session)
         return category
