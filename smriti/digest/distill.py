@@ -421,9 +421,10 @@ def summary(messages: Iterable[Message] | Session) -> list[str]:
     anchors = _cue_index()[1]
     for order, role, text in _summary_texts(msgs):
         body = strip_injected(_FENCE.sub("\n", text) if ("```" in text or "~~~" in text) else text)
-        # Sentences are cut from a body at whitespace, so each one's words are some of the body's:
-        # a body without any cue's anchor word holds no candidate, and is not cut into sentences
-        # (three in four bodies on the benchmark corpus; the cut was most of the summary's time).
+        # Sentences are cut from a body at spaces and separators, so each one's ASCII words (every
+        # anchor is one) are some of the body's: a body without any cue's anchor word holds no
+        # candidate, and is not cut into sentences (three in four bodies on the benchmark corpus;
+        # the cut was most of the summary's time).
         if anchors.isdisjoint(words(body)):
             continue
         for sentence in _sentences(_prose_lines(body) if role == "user" else body.splitlines()):
