@@ -271,3 +271,30 @@ def test_a_new_store_takes_big_pages_and_one_made_before_keeps_its_own(tmp_path:
             assert [s.native_id for s in reopened.sessions_by_rowid([1, 2]).values()] == ["s1", "s2"]
         finally:
             reopened.close()
+
+
+def test_a_first_load_queues_each_session_once_for_the_index(tmp_path: Path) -> None:
+    """In a first load a new session's one 'session' change covers its category and digest too:
+    the load drains nothing before its end, and the drain reads the documents as they are then.
+    (Three changes a session once made a drain that split them over two batches index a session
+    twice, and the deleted copy stayed counted in term statistics.) An ordinary run keeps queuing
+    the category's and the digest's changes."""
+    from smriti.digest.apply import Enricher
+
+    def outbox_ops(store: Store) -> dict[str, int]:
+        return dict(store.conn.execute("select op, count(*) from outbox group by op"))
+
+    store = Store(tmp_path / "s.db")
+    enricher = Enricher(store)
+    prompts = ["fix the flaky login test in the auth module", "add retries to the payment client", "rename a column"]
+    with store.bulk():
+        assert store._first_load is not None
+        for n, prompt in enumerate(prompts):
+            written = store.write_session(_session(f"s{n}", [(f"k{n}", prompt, "prompt")]), "p", "p")
+            enricher.enrich(written.row or store.session_row(written.session_rowid), new_session=written.created)
+    assert outbox_ops(store) == {"session": len(prompts)}
+    store.outbox_done(10**9)
+    written = store.write_session(_session("s9", [("k9", "bump the version of the client", "prompt")]), "p", "p")
+    enricher.enrich(written.row or store.session_row(written.session_rowid), new_session=written.created)
+    assert outbox_ops(store) == {"session": 2, "digest": 1}  # its messages, then its category; its digest
+    store.close()

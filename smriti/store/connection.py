@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -241,6 +240,8 @@ class FirstLoad:
         old: tuple[str | None, str | None, str | None] | None,
         new: tuple[str | None, str | None, str | None] | None,
     ) -> None:
+        from bisect import bisect_left, insort  # here: only a first load needs it, not every process with a store
+
         assert self._related is not None
         if old is not None and old[0] is not None and old[2] is not None:
             keys = self._related[(old[0], old[2])]
