@@ -177,8 +177,10 @@ DEFERRED_INDEXES = (
 
 
 class FirstLoad:
-    """What a first load (`StoreConnection.bulk`) holds in place of the unique indexes it dropped:
-    every stored message's key hash and every body's hash, each with its row id."""
+    """What a first load (`StoreConnection.bulk`) holds in place of the indexes it dropped: every
+    stored message's key hash and every body's hash, each with its row id (for the two unique
+    indexes); the deferred secondary indexes' definitions; the relation candidates' order; and the
+    sessions whose documents it queued for the index."""
 
     __slots__ = (
         "_related",
@@ -245,7 +247,12 @@ class FirstLoad:
         assert self._related is not None
         if old is not None and old[0] is not None and old[2] is not None:
             keys = self._related[(old[0], old[2])]
-            del keys[bisect_left(keys, (old[1] is not None, old[1] or "", rowid))]
+            key = (old[1] is not None, old[1] or "", rowid)
+            at = bisect_left(keys, key)
+            if at == len(keys) or keys[at] != key:  # never so; if it were, the memory could not be trusted
+                self._related = None
+                return
+            del keys[at]
         if new is None:
             self._related_facts.pop(rowid, None)
             return

@@ -131,8 +131,8 @@ class SessionsMixin(StoreConnection):
             else:
                 created = False
                 rowid = row[0]
-                started, ended, project = earliest(row[2], session.started_at), latest(row[3], session.ended_at), row[8]
-                project = project or project_key
+                started, ended = earliest(row[2], session.started_at), latest(row[3], session.ended_at)
+                project = row[8] or project_key
                 c.execute(
                     "update sessions set title = ?, started_at = ?, ended_at = ?, models = ?, source_paths = ?, "
                     "cwd = ?, git_branch = ?, project = ?, project_name = ?, parent_native_id = ?, updated_at = ? "
