@@ -212,10 +212,11 @@ class FirstLoad:
         self._related_facts: dict[int, tuple[str | None, str | None, str | None]] = {}
         self.deferred_indexes: dict[str, str] = {}  # name -> its `create index` (DEFERRED_INDEXES)
 
-    def note_session(self, rowid: int, project: str | None, stamp: str | None) -> None:
-        """A session written (made or merged into): its project and `coalesce(ended_at, started_at)`."""
+    def note_session(self, rowid: int, project: str | None, started: str | None, ended: str | None) -> None:
+        """A session written (made or merged into): its project and times as the row now holds them."""
         if self._related is None:
             return
+        stamp = started if ended is None else ended  # the index's coalesce(ended_at, started_at)
         if stamp is not None and not (type(stamp) is str and stamp.isascii()):
             # Python orders strings by code point, SQLite by their UTF-8 bytes: the same for ASCII.
             self._related = None

@@ -126,8 +126,7 @@ class SessionsMixin(StoreConnection):
                 )
                 rowid = c.last_insert_rowid()
                 if self._first_load is not None:
-                    ended = session.ended_at
-                    self._first_load.note_session(rowid, project_key, session.started_at if ended is None else ended)
+                    self._first_load.note_session(rowid, project_key, session.started_at, session.ended_at)
             else:
                 created = False
                 rowid = row[0]
@@ -153,7 +152,7 @@ class SessionsMixin(StoreConnection):
                     ),
                 )
                 if self._first_load is not None:
-                    self._first_load.note_session(rowid, project, started if ended is None else ended)
+                    self._first_load.note_session(rowid, project, started, ended)
             # A session row just made has no messages (its id's earlier holder took them along: on
             # delete cascade), so only an existing one's next seq is looked up.
             next_seq = (
